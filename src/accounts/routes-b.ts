@@ -1,0 +1,91 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { callerOf } from '../http/access.js';
+import { DateTime, errorResponses, Nullable } from '../http/schemas.js';
+import { TIERS } from './plans.js';
+import type { AccountsService } from './service.js';
+
+const Limit = (description: string) => Nullable(Type.Integer({ description: `${description}; null means unlimited` }));
+
+const Profile = Type.Object({
+  id: Type.String(),
+  email: Type.String(),
+  tier: Type.Union(TIERS.map((t) => Type.Literal(t))),
+  namespace: Nullable(Type.String({ description: 'Prefix of custom-slug links: <namespace>/<slug>' })),
+  createdAt: DateTime(),
+  limits: Type.Object({
+    apiAccess: Type.Boolean(),
+    customSlugs: Type.Boolean(),
+    requestsPerHour: Limit('API requests per hour'),
+    requestsPerMonth: Limit('API requests per month'),
+    requestsPerMinute: Limit('API requests per minute'),
+    linksPerDay: Limit('Links created per UTC day'),
+    bulkRequestsPerHour: Limit('Bulk requests per hour'),
+    trackedClicksPerMonth: Limit('Tracked clicks per month'),
+    historyDays: Type.Integer({ description: 'Days of analytics history' }),
+    webhooks: Limit('Webhooks'),
+    folders: Limit('Folders'),
+  }),
+});
+
+const KeyInfo = Type.Object({
+  id: Type.String(),
+  prefix: Type.String({ description: 'The first characters of the key, to recognise it' }),
+  createdAt: DateTime(),
+});
+
+const tags = ['account (B)'];
+// Every plan may manage its own account and keys; the API proper needs Pro (see docs/decisions.md).
+const config = { access: { auth: 'required', minTier: 'any' } } as const;
+
+/** Description B's account groups: /api/user and /api/keys. */
+export const accountRoutesB =
+  (accounts: AccountsService): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    app.get('/api/user', { config, schema: { tags, summary: "The caller's profile and plan limits", response: { 200: Profile } } }, async (request) =>
+      accounts.profile(callerOf(request).accountId),
+    );
+
+    app.put(
+      '/api/user/namespace',
+      {
+        config: { access: { auth: 'required' } },
+        schema: {
+          tags,
+          summary: 'Claim a namespace (the prefix of custom-slug links)',
+          body: Type.Object({ namespace: Type.String({ description: '3-30 characters: a-z, 0-9, inner hyphens' }) }),
+          response: { 200: Type.Object({ namespace: Type.String() }), ...errorResponses(400, 409) },
+        },
+      },
+      async (request) => accounts.claimNamespace(callerOf(request).accountId, request.body.namespace),
+    );
+
+    app.get('/api/keys', { config, schema: { tags, summary: "The caller's active keys", response: { 200: Type.Object({ keys: Type.Array(KeyInfo) }) } } }, async (request) => ({
+      keys: await accounts.listKeys(callerOf(request).accountId),
+    }));
+
+    app.post(
+      '/api/keys',
+      {
+        config,
+        schema: {
+          tags,
+          summary: 'Create a key; its value is shown only in this response',
+          response: { 201: Type.Object({ ...KeyInfo.properties, apiKey: Type.String({ description: 'snip_...; store it now' }) }) },
+        },
+      },
+      async (request, reply) => reply.status(201).send(await accounts.createKey(callerOf(request).accountId)),
+    );
+
+    app.delete(
+      '/api/keys/:keyId',
+      {
+        config,
+        schema: { tags, summary: 'Revoke a key', params: Type.Object({ keyId: Type.String() }), response: { 200: Type.Object({ success: Type.Boolean() }), ...errorResponses(404) } },
+      },
+      async (request) => {
+        await accounts.revokeKey(callerOf(request).accountId, request.params.keyId);
+        return { success: true };
+      },
+    );
+  };

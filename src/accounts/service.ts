@@ -1,0 +1,170 @@
+import type { Clock } from '../clock.js';
+import { isUniqueViolation } from '../db/database.js';
+import { AppError, errors } from '../errors.js';
+import { newId } from '../ids.js';
+import { generateApiKey, hashApiKey, looksLikeApiKey } from './api-keys.js';
+import { namespaceCandidates, normalizeNamespace } from './namespace-rules.js';
+import { PLANS, TIERS, isTier, type PlanLimits, type Tier } from './plans.js';
+import type { AccountRow, AccountsRepository, ApiKeyRow } from './repository.js';
+
+/** Who is calling: resolved from the API key on every request, so a tier change applies at once. */
+export interface Caller {
+  accountId: string;
+  email: string;
+  tier: Tier;
+  namespace: string | null;
+  keyId: string;
+}
+
+export interface Account {
+  id: string;
+  email: string;
+  tier: Tier;
+  namespace: string | null;
+  createdAt: string;
+}
+
+export interface Profile extends Account {
+  limits: PlanLimits;
+}
+
+export interface ApiKeyInfo {
+  id: string;
+  prefix: string;
+  createdAt: string;
+}
+
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+function parseTier(raw: string): Tier {
+  const tier = raw.trim().toLowerCase();
+  if (!isTier(tier)) throw new AppError(400, 'INVALID_TIER', `Tier must be one of ${TIERS.join(', ')}`);
+  return tier;
+}
+
+function parseEmail(raw: string): string {
+  const email = raw.trim().toLowerCase();
+  if (email.length > 254 || !EMAIL_PATTERN.test(email)) throw new AppError(400, 'INVALID_EMAIL', 'Not a valid email address');
+  return email;
+}
+
+const toAccount = (row: AccountRow): Account => ({
+  id: row.id,
+  email: row.email,
+  tier: isTier(row.tier) ? row.tier : 'free',
+  namespace: row.namespace,
+  createdAt: row.created_at,
+});
+
+const toKeyInfo = (row: ApiKeyRow): ApiKeyInfo => ({ id: row.id, prefix: row.prefix, createdAt: row.created_at });
+
+export class AccountsService {
+  constructor(
+    private readonly repo: AccountsRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  async createAccount(input: { email: string; tier: string }): Promise<Account & { apiKey: string }> {
+    const email = parseEmail(input.email);
+    const tier = parseTier(input.tier);
+    if (await this.repo.findByEmail(email)) throw new AppError(409, 'EMAIL_TAKEN', `An account with ${email} exists`);
+    const createdAt = this.clock.now().toISOString();
+    for (const namespace of namespaceCandidates(email)) {
+      if (await this.repo.namespaceOwner(namespace)) continue;
+      const account: AccountRow = { id: newId('acct'), email, tier, namespace, created_at: createdAt };
+      const generated = generateApiKey();
+      const key = this.keyRow(account.id, generated, createdAt);
+      try {
+        await this.repo.insertAccount(account, key);
+      } catch (error) {
+        if (!isUniqueViolation(error)) throw error;
+        if (await this.repo.findByEmail(email)) throw new AppError(409, 'EMAIL_TAKEN', `An account with ${email} exists`);
+        continue; // another account took the namespace in between; try the next candidate
+      }
+      return { ...toAccount(account), apiKey: generated.key };
+    }
+    throw new AppError(500, 'NAMESPACE_EXHAUSTED', 'Could not find a free namespace for the account');
+  }
+
+  async setTier(emailRaw: string, tierRaw: string): Promise<Account> {
+    const account = await this.requireByEmail(emailRaw);
+    const tier = parseTier(tierRaw);
+    await this.repo.setTier(account.id, tier);
+    return { ...toAccount(account), tier };
+  }
+
+  async requireByEmail(emailRaw: string): Promise<AccountRow> {
+    const account = await this.repo.findByEmail(parseEmail(emailRaw));
+    if (!account) throw new AppError(404, 'ACCOUNT_NOT_FOUND', 'No account with that email');
+    return account;
+  }
+
+  /** Resolves a bearer token to its caller; the account (and tier) is read fresh on every call. */
+  async authenticate(token: string | undefined): Promise<Caller> {
+    if (!token) throw errors.apiKeyRequired();
+    if (!looksLikeApiKey(token)) throw errors.invalidApiKey();
+    const row = await this.repo.findByKeyHash(hashApiKey(token));
+    if (!row) throw errors.invalidApiKey();
+    const account = toAccount(row);
+    return { accountId: account.id, email: account.email, tier: account.tier, namespace: account.namespace, keyId: row.key_id };
+  }
+
+  async profile(accountId: string): Promise<Profile> {
+    const row = await this.repo.findById(accountId);
+    if (!row) throw new AppError(404, 'ACCOUNT_NOT_FOUND', 'Account not found');
+    const account = toAccount(row);
+    return { ...account, limits: PLANS[account.tier] };
+  }
+
+  async createKey(accountId: string): Promise<ApiKeyInfo & { apiKey: string }> {
+    const generated = generateApiKey();
+    const row = this.keyRow(accountId, generated, this.clock.now().toISOString());
+    await this.repo.insertKey(row);
+    return { ...toKeyInfo(row), apiKey: generated.key };
+  }
+
+  async listKeys(accountId: string): Promise<ApiKeyInfo[]> {
+    return (await this.repo.listKeys(accountId)).map(toKeyInfo);
+  }
+
+  /** Revokes one of the account's keys; someone else's key id is reported as unknown. */
+  async revokeKey(accountId: string, keyId: string): Promise<void> {
+    const key = await this.repo.findKey({ id: keyId });
+    if (!key || key.account_id !== accountId || key.revoked_at) {
+      throw new AppError(404, 'KEY_NOT_FOUND', 'No active API key with that id');
+    }
+    await this.repo.revokeKey(key.id, this.clock.now().toISOString());
+  }
+
+  /** Operator revocation by the key's value or id. */
+  async revokeKeyAsOperator(keyOrId: string): Promise<ApiKeyInfo & { accountId: string }> {
+    const key = await this.repo.findKey(looksLikeApiKey(keyOrId) ? { keyHash: hashApiKey(keyOrId) } : { id: keyOrId });
+    if (!key || key.revoked_at) throw new AppError(404, 'KEY_NOT_FOUND', 'No active API key matches');
+    await this.repo.revokeKey(key.id, this.clock.now().toISOString());
+    return { ...toKeyInfo(key), accountId: key.account_id };
+  }
+
+  async claimNamespace(accountId: string, raw: string): Promise<{ namespace: string }> {
+    const prefix = normalizeNamespace(raw);
+    let claimed: boolean;
+    try {
+      claimed = await this.repo.claimNamespace(accountId, prefix, this.clock.now().toISOString());
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      claimed = false;
+    }
+    if (!claimed) throw new AppError(409, 'NAMESPACE_TAKEN', `The namespace "${prefix}" belongs to another account`);
+    return { namespace: prefix };
+  }
+
+  private keyRow(accountId: string, generated: ReturnType<typeof generateApiKey>, createdAt: string): ApiKeyRow {
+    return {
+      id: newId('key'),
+      account_id: accountId,
+      prefix: generated.displayPrefix,
+      key_hash: generated.hash,
+      created_at: createdAt,
+      revoked_at: null,
+    };
+  }
+}

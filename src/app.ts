@@ -1,0 +1,55 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import pino from 'pino';
+import { accountRoutesB } from './accounts/routes-b.js';
+import type { Config } from './config.js';
+import { createCore, type Core, type CoreOptions } from './core.js';
+import { accessPlugin } from './http/access.js';
+import { registerErrorHandling } from './http/error-handler.js';
+import { registerOpenApi } from './http/openapi.js';
+import { linkRoutesA } from './links/routes-a.js';
+import { linkRoutesB } from './links/routes-b.js';
+import { redirectRoutes } from './redirects/routes.js';
+
+const acceptAnyUriFormat = <T extends { addFormat(name: string, format: true): T }>(ajv: T): T => ajv.addFormat('uri', true);
+
+export interface App {
+  app: FastifyInstance;
+  core: Core;
+}
+
+/** The composition root: builds the core services and the HTTP surfaces over them. Does not listen. */
+export async function buildApp(config: Config, options: CoreOptions = {}): Promise<App> {
+  const logger: FastifyBaseLogger = pino({ level: config.logLevel });
+  const app = Fastify({
+    loggerInstance: logger,
+    trustProxy: config.trustProxy,
+    // Per-request logs only at debug and below: on the redirect path they would cost more than the redirect.
+    logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace' }),
+    ajv: {
+      // Destinations are checked by the link rules (which also refuse javascript: and friends), not by Ajv's
+      // stricter RFC 3986 format, which would reject URLs that browsers accept.
+      onCreate: acceptAnyUriFormat as never,
+    },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  const core = await createCore(config, logger, options);
+  app.addHook('onClose', async () => core.close());
+
+  registerErrorHandling(app);
+  await registerOpenApi(app, config.baseUrl);
+  await app.register(accessPlugin, { accounts: core.accounts });
+
+  app.get(
+    '/healthz',
+    { schema: { tags: ['meta'], summary: 'Liveness: 200 once the database is migrated', response: { 200: Type.Object({ status: Type.Literal('ok') }) } } },
+    async () => ({ status: 'ok' as const }),
+  );
+  await app.register(accountRoutesB(core.accounts));
+  await app.register(linkRoutesA(core.links, core.present));
+  await app.register(linkRoutesB(core.links, core.present));
+  await app.register(redirectRoutes(core.redirects, config.redirectStatus));
+  await app.ready();
+  return { app, core };
+}

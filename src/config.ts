@@ -1,0 +1,87 @@
+import path from 'node:path';
+
+export type RedirectStatus = 301 | 302 | 303 | 307 | 308;
+
+export interface Config {
+  port: number;
+  host: string;
+  baseUrl: string;
+  dataDir: string;
+  databaseUrl: string | null;
+  trustProxy: boolean;
+  redirectStatus: RedirectStatus;
+  logLevel: string;
+}
+
+/** A setting that cannot be used; start stops with this message, which names the variable. */
+export class ConfigError extends Error {
+  constructor(variable: string, problem: string) {
+    super(`Invalid setting ${variable}: ${problem}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const REDIRECT_STATUSES: RedirectStatus[] = [301, 302, 303, 307, 308];
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `expected an integer, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function boolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  if (['true', '1', 'yes'].includes(raw)) return true;
+  if (['false', '0', 'no'].includes(raw)) return false;
+  throw new ConfigError(name, `expected true or false, got "${env[name]}"`);
+}
+
+function httpUrl(name: string, raw: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(name, `not a URL: "${raw}"`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new ConfigError(name, 'must be an http:// or https:// URL');
+  }
+  if (parsed.search || parsed.hash) throw new ConfigError(name, 'must not carry a query or fragment');
+  return parsed.toString().replace(/\/+$/, '');
+}
+
+function databaseUrl(env: Env): string | null {
+  const raw = env.DATABASE_URL;
+  if (raw === undefined || raw === '') return null;
+  if (!/^postgres(ql)?:\/\//.test(raw)) {
+    throw new ConfigError('DATABASE_URL', 'must start with postgres:// (leave it unset for the embedded SQLite database)');
+  }
+  return raw;
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const port = integer(env, 'PORT', 3000, 0, 65535);
+  const logLevel = env.LOG_LEVEL || 'info';
+  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError('LOG_LEVEL', `one of ${LOG_LEVELS.join(', ')}`);
+  const redirectStatus = integer(env, 'REDIRECT_STATUS', 302, 300, 399) as RedirectStatus;
+  if (!REDIRECT_STATUSES.includes(redirectStatus)) {
+    throw new ConfigError('REDIRECT_STATUS', `one of ${REDIRECT_STATUSES.join(', ')}`);
+  }
+  return {
+    port,
+    host: env.HOST || '0.0.0.0',
+    baseUrl: httpUrl('BASE_URL', env.BASE_URL || `http://localhost:${port}`),
+    dataDir: path.resolve(env.DATA_DIR || './data'),
+    databaseUrl: databaseUrl(env),
+    trustProxy: boolean(env, 'TRUST_PROXY', false),
+    redirectStatus,
+    logLevel,
+  };
+}

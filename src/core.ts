@@ -1,0 +1,54 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { AccountsRepository } from './accounts/repository.js';
+import { AccountsService } from './accounts/service.js';
+import { ClickCounter } from './clicks/click-counter.js';
+import { systemClock, type Clock } from './clock.js';
+import type { Config } from './config.js';
+import { openDatabase, type DatabaseHandle } from './db/database.js';
+import { EventBus } from './events/bus.js';
+import { LinkPresenter } from './links/presenters.js';
+import { LinksRepository } from './links/repository.js';
+import { LinksService } from './links/service.js';
+import { RedirectService } from './redirects/service.js';
+
+export interface CoreOptions {
+  clock?: Clock;
+  /** PostgreSQL schema to work in; tests use one per run. */
+  pgSchema?: string;
+}
+
+/** The services every surface shares, wired once: the HTTP app, the CLI and (later) MCP adapt these. */
+export interface Core {
+  config: Config;
+  database: DatabaseHandle;
+  bus: EventBus;
+  accounts: AccountsService;
+  links: LinksService;
+  redirects: RedirectService;
+  clicks: ClickCounter;
+  present: LinkPresenter;
+  close(): Promise<void>;
+}
+
+export async function createCore(config: Config, log: FastifyBaseLogger, options: CoreOptions = {}): Promise<Core> {
+  const clock = options.clock ?? systemClock;
+  const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, pgSchema: options.pgSchema });
+  const bus = new EventBus();
+  const linksRepo = new LinksRepository(database.db);
+  const clicks = new ClickCounter(linksRepo);
+  const ownHostnames = new Set([new URL(config.baseUrl).hostname.toLowerCase()]);
+  return {
+    config,
+    database,
+    bus,
+    accounts: new AccountsService(new AccountsRepository(database.db), clock),
+    links: new LinksService(linksRepo, bus, clock, ownHostnames),
+    redirects: new RedirectService(linksRepo, clicks, bus, clock, log),
+    clicks,
+    present: new LinkPresenter(config.baseUrl),
+    async close() {
+      await clicks.drain();
+      await database.db.destroy();
+    },
+  };
+}

@@ -1,0 +1,75 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, type MigrationProvider } from 'kysely';
+import pg from 'pg';
+import { migrations } from './migrations/index.js';
+import type { Database } from './schema.js';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface DatabaseHandle {
+  db: Kysely<Database>;
+  dialect: Dialect;
+}
+
+export interface DatabaseOptions {
+  dataDir: string;
+  databaseUrl: string | null;
+  /** PostgreSQL schema to work in (tests isolate themselves this way); created when missing. */
+  pgSchema?: string;
+}
+
+function openSqlite(dataDir: string): DatabaseHandle {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const sqlite = new SqliteDatabase(path.join(dataDir, 'snip.db'));
+  sqlite.pragma('journal_mode = WAL');
+  // NORMAL under WAL loses nothing on a process crash; only a power cut can drop the last commits.
+  sqlite.pragma('synchronous = NORMAL');
+  // The CLI and the server share the file; wait for each other's write lock rather than fail.
+  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma('foreign_keys = ON');
+  return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }), dialect: 'sqlite' };
+}
+
+async function openPostgres(url: string, schema: string | undefined): Promise<DatabaseHandle> {
+  if (schema) {
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    try {
+      await admin.query(`CREATE SCHEMA IF NOT EXISTS "${schema.replace(/"/g, '')}"`);
+    } finally {
+      await admin.end();
+    }
+  }
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+  });
+  return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres' };
+}
+
+const provider: MigrationProvider = { getMigrations: async () => migrations };
+
+export async function migrate(db: Kysely<Database>): Promise<void> {
+  const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    throw new Error(`Database migration failed${failed ? ` at ${failed.migrationName}` : ''}: ${String(error)}`);
+  }
+}
+
+/** Opens the database the settings name and brings it to the latest migration. */
+export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
+  const handle = options.databaseUrl
+    ? await openPostgres(options.databaseUrl, options.pgSchema)
+    : openSqlite(options.dataDir);
+  await migrate(handle.db);
+  return handle;
+}
+
+export function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === '23505';
+}

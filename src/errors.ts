@@ -1,0 +1,30 @@
+/**
+ * The one error type of Snip. Services throw it; each surface (REST A, REST B, MCP, CLI) maps it to its own
+ * body at the edge. `code` is stable and machine readable; `message` is for people.
+ */
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+}
+
+export const errors = {
+  apiKeyRequired: () => new AppError(401, 'API_KEY_REQUIRED', 'An API key is required: send Authorization: Bearer <key>'),
+  invalidApiKey: () => new AppError(401, 'INVALID_API_KEY', 'The API key is unknown or has been revoked'),
+  tierRequired: (needed: string, code = 'TIER_REQUIRED') =>
+    new AppError(403, code, `This requires the ${needed} plan or higher; upgrade your plan to use it`),
+  premiumRequired: () => new AppError(403, 'PREMIUM_REQUIRED', 'Custom slugs require the Pro plan or higher'),
+  missingUrl: () => new AppError(400, 'MISSING_URL', 'URL is required'),
+  invalidUrl: (why: string) => new AppError(400, 'INVALID_URL', `Invalid URL: ${why}`),
+  linkNotFound: () => new AppError(404, 'NOT_FOUND', 'Short URL not found'),
+  accessDenied: () => new AppError(403, 'ACCESS_DENIED', 'You are not authorized to access this link'),
+  slugTaken: () => new AppError(409, 'SLUG_TAKEN', 'This custom slug is already in use'),
+  badRequest: (code: string, message: string) => new AppError(400, code, message),
+  notFound: (code: string, message: string) => new AppError(404, code, message),
+  conflict: (code: string, message: string) => new AppError(409, code, message),
+};

@@ -1,0 +1,25 @@
+import { EventEmitter } from 'node:events';
+import type { Link } from '../links/link.js';
+
+/** The domain events of spec section 6 that the link lifecycle emits. */
+export interface DomainEvents {
+  'link.created': { link: Link };
+  'link.updated': { link: Link; previous: Link };
+  'link.deleted': { link: Link };
+  'link.limit_reached': { link: Pick<Link, 'id' | 'accountId' | 'code' | 'namespace' | 'slug'> };
+}
+
+export type EventName = keyof DomainEvents;
+
+/** One in-process bus; listeners run synchronously, so they must stay cheap (queue real work elsewhere). */
+export class EventBus {
+  private readonly emitter = new EventEmitter();
+
+  emit<E extends EventName>(event: E, payload: DomainEvents[E]): void {
+    this.emitter.emit(event, payload);
+  }
+
+  on<E extends EventName>(event: E, listener: (payload: DomainEvents[E]) => void): void {
+    this.emitter.on(event, listener);
+  }
+}

@@ -1,0 +1,26 @@
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+
+/** OpenAPI 3.0 spells "may be null" as `nullable: true`; Ajv and the serializer both honour it. */
+export const Nullable = <T extends TSchema>(schema: T) => Type.Unsafe<Static<T> | null>({ ...schema, nullable: true });
+
+export const DateTime = (description?: string) => Type.String({ format: 'date-time', ...(description ? { description } : {}) });
+
+/** Description A's error body, which every surface of Snip answers with. */
+export const ErrorBody = Type.Object(
+  {
+    error: Type.Boolean({ description: 'Always true' }),
+    message: Type.String({ description: 'Human readable' }),
+    code: Type.String({ description: 'Machine readable, stable' }),
+  },
+  { description: 'Error' },
+);
+
+export const errorResponses = (...statuses: number[]): Record<number, typeof ErrorBody> =>
+  Object.fromEntries(statuses.map((status) => [status, ErrorBody]));
+
+export const SuccessMessage = Type.Object({ success: Type.Boolean(), message: Type.String() });
+
+export const Pagination = Type.Object({
+  limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+  offset: Type.Integer({ minimum: 0, default: 0 }),
+});

@@ -1,0 +1,36 @@
+import type { LinkRow } from './repository.js';
+
+/** A short link as services hand it around. */
+export interface Link {
+  id: string;
+  accountId: string;
+  code: string;
+  namespace: string | null;
+  slug: string | null;
+  url: string;
+  clicks: number;
+  maxClicks: number | null;
+  expiresAt: string | null;
+  activeFrom: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export const toLink = (row: LinkRow): Link => ({
+  id: row.id,
+  accountId: row.account_id,
+  code: row.code,
+  namespace: row.namespace,
+  slug: row.slug,
+  url: row.url,
+  clicks: Number(row.clicks),
+  maxClicks: row.max_clicks === null ? null : Number(row.max_clicks),
+  expiresAt: row.expires_at,
+  activeFrom: row.active_from,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+});
+
+/** `<prefix>/<slug>` for namespaced links, else null. */
+export const fullPathOf = (link: Pick<Link, 'namespace' | 'slug'>): string | null =>
+  link.namespace && link.slug ? `${link.namespace}/${link.slug}` : null;

@@ -1,0 +1,56 @@
+import type { Static } from '@sinclair/typebox';
+import { fullPathOf, type Link } from './link.js';
+import type { CreatedLinkA, LinkB, LinkDetailsA } from './schemas.js';
+
+/** Turns links into each description's shapes; the short URL is always built from BASE_URL. */
+export class LinkPresenter {
+  constructor(private readonly baseUrl: string) {}
+
+  slugOf(link: Link): string {
+    return fullPathOf(link) ?? link.code;
+  }
+
+  shortUrl(link: Link): string {
+    return `${this.baseUrl}/${this.slugOf(link)}`;
+  }
+
+  createdA(link: Link): Static<typeof CreatedLinkA> {
+    return {
+      success: true,
+      shortUrl: this.shortUrl(link),
+      shortCode: link.code,
+      fullPath: fullPathOf(link),
+      namespace: link.namespace,
+      long: link.url,
+      created: link.createdAt,
+      expiresAt: link.expiresAt,
+      maxClicks: link.maxClicks,
+    };
+  }
+
+  detailsA(link: Link): Static<typeof LinkDetailsA> {
+    return {
+      id: link.id,
+      shortUrl: this.shortUrl(link),
+      shortCode: link.code,
+      fullPath: fullPathOf(link),
+      namespace: link.namespace,
+      long: link.url,
+      clicks: link.clicks,
+      created: link.createdAt,
+      expiresAt: link.expiresAt,
+      maxClicks: link.maxClicks,
+      isCustom: link.slug !== null,
+    };
+  }
+
+  linkB(link: Link): Static<typeof LinkB> {
+    return {
+      ...this.detailsA(link),
+      shortUrl: this.slugOf(link),
+      url: this.shortUrl(link),
+      activeFrom: link.activeFrom,
+      updated: link.updatedAt,
+    };
+  }
+}

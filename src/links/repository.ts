@@ -1,0 +1,75 @@
+import { sql, type Kysely, type Selectable, type Updateable } from 'kysely';
+import type { Database, LinksTable } from '../db/schema.js';
+
+export type LinkRow = Selectable<LinksTable>;
+export type LinkPatch = Updateable<Pick<LinksTable, 'url' | 'max_clicks' | 'expires_at' | 'active_from' | 'updated_at'>>;
+
+export type LinkKey = { code: string } | { namespace: string; slug: string };
+
+export class LinksRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async insert(row: LinkRow): Promise<void> {
+    await this.db.insertInto('links').values(row).execute();
+  }
+
+  find(key: LinkKey): Promise<LinkRow | undefined> {
+    const query = this.db.selectFrom('links').selectAll();
+    return ('code' in key
+      ? query.where('code', '=', key.code)
+      : query.where('namespace', '=', key.namespace).where('slug', '=', key.slug)
+    ).executeTakeFirst();
+  }
+
+  findById(id: string): Promise<LinkRow | undefined> {
+    return this.db.selectFrom('links').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** Newest first; asks for one row more than the page so the caller knows whether more follow. */
+  listByAccount(accountId: string, limit: number, offset: number): Promise<LinkRow[]> {
+    return this.db
+      .selectFrom('links')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .offset(offset)
+      .execute();
+  }
+
+  async update(id: string, patch: LinkPatch): Promise<LinkRow | undefined> {
+    return this.db.updateTable('links').set(patch).where('id', '=', id).returningAll().executeTakeFirst();
+  }
+
+  async delete(id: string): Promise<boolean> {
+    const result = await this.db.deleteFrom('links').where('id', '=', id).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  /**
+   * Counts one click on a capped link if, and only if, the cap leaves room. The check and the increment are
+   * one statement, so parallel requests on any number of instances can never exceed the cap.
+   * Returns the new count, or undefined when the cap was already reached or the link is gone.
+   */
+  async claimCappedClick(id: string): Promise<number | undefined> {
+    const row = await this.db
+      .updateTable('links')
+      .set({ clicks: sql`clicks + 1` })
+      .where('id', '=', id)
+      .where('max_clicks', 'is not', null)
+      .where(sql<boolean>`clicks < max_clicks`)
+      .returning('clicks')
+      .executeTakeFirst();
+    return row?.clicks;
+  }
+
+  /** Adds a batch of uncapped clicks in one transaction (one commit for many redirects). */
+  async addClicks(counts: Map<string, number>): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      for (const [id, n] of counts) {
+        await trx.updateTable('links').set({ clicks: sql`clicks + ${n}` }).where('id', '=', id).execute();
+      }
+    });
+  }
+}

@@ -1,0 +1,84 @@
+import { AppError, errors } from '../errors.js';
+import type { LinkKey } from './repository.js';
+
+export const MAX_URL_LENGTH = 4096;
+export const CODE_PATTERN = /^[A-Za-z0-9]{6}$/;
+export const SLUG_PATTERN = /^[a-zA-Z0-9-]{3,50}$/;
+export const MAX_CLICKS_CEILING = 2_147_483_647;
+
+/**
+ * A destination must be an absolute http(s) URL of sane length that does not point back at Snip's own short
+ * host (that would loop). Returns the URL as the WHATWG parser normalises it.
+ */
+export function checkDestination(raw: unknown, ownHostnames: ReadonlySet<string>): string {
+  if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '')) throw errors.missingUrl();
+  if (typeof raw !== 'string') throw errors.invalidUrl('must be a string');
+  const text = raw.trim();
+  if (text.length > MAX_URL_LENGTH) throw errors.invalidUrl(`longer than ${MAX_URL_LENGTH} characters`);
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw errors.invalidUrl('not an absolute URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw errors.invalidUrl('only http and https URLs can be shortened');
+  if (!url.hostname) throw errors.invalidUrl('the URL has no host');
+  if (ownHostnames.has(url.hostname.toLowerCase())) throw errors.invalidUrl('a short link cannot point at this service');
+  return url.toString();
+}
+
+export function checkSlug(slug: string): string {
+  if (!SLUG_PATTERN.test(slug)) {
+    throw new AppError(400, 'INVALID_SLUG', 'A custom slug is 3-50 characters: letters, digits and hyphens');
+  }
+  return slug;
+}
+
+export function checkMaxClicks(value: number): number {
+  if (!Number.isInteger(value) || value < 1 || value > MAX_CLICKS_CEILING) {
+    throw new AppError(400, 'INVALID_MAX_CLICKS', 'maxClicks must be an integer of at least 1');
+  }
+  return value;
+}
+
+function parseInstant(value: string, code: string, field: string): number {
+  const ms = Date.parse(value);
+  if (!/^\d{4}-\d{2}-\d{2}T/.test(value) || Number.isNaN(ms)) {
+    throw new AppError(400, code, `${field} must be an ISO 8601 date-time`);
+  }
+  return ms;
+}
+
+/**
+ * The schedule rules: neither time may lie in the past, and a link must expire after it becomes active.
+ * Returns the times normalised to ISO UTC strings (null where cleared or absent).
+ */
+export function checkSchedule(
+  times: { expiresAt: string | null; activeFrom: string | null },
+  changed: { expiresAt: boolean; activeFrom: boolean },
+  now: Date,
+): { expiresAt: string | null; activeFrom: string | null } {
+  const expires = times.expiresAt === null ? null : parseInstant(times.expiresAt, 'INVALID_EXPIRES_AT', 'expiresAt');
+  const active = times.activeFrom === null ? null : parseInstant(times.activeFrom, 'INVALID_ACTIVE_FROM', 'activeFrom');
+  if (changed.expiresAt && expires !== null && expires <= now.getTime()) {
+    throw new AppError(400, 'EXPIRES_AT_IN_PAST', 'expiresAt must be in the future');
+  }
+  if (changed.activeFrom && active !== null && active < now.getTime()) {
+    throw new AppError(400, 'ACTIVE_FROM_IN_PAST', 'activeFrom must not be in the past');
+  }
+  if (expires !== null && active !== null && expires <= active) {
+    throw new AppError(400, 'EXPIRES_BEFORE_ACTIVE', 'expiresAt must be later than activeFrom');
+  }
+  return {
+    expiresAt: expires === null ? null : new Date(expires).toISOString(),
+    activeFrom: active === null ? null : new Date(active).toISOString(),
+  };
+}
+
+/** A short path is a 6-character code or `<prefix>/<slug>`; anything else names no link. */
+export function parseShortPath(shortPath: string): LinkKey {
+  const parts = shortPath.split('/');
+  if (parts.length === 1 && CODE_PATTERN.test(parts[0]!)) return { code: parts[0]! };
+  if (parts.length === 2 && parts[0] && parts[1]) return { namespace: parts[0].toLowerCase(), slug: parts[1] };
+  throw errors.linkNotFound();
+}

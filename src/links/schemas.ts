@@ -1,0 +1,84 @@
+import { Type } from '@sinclair/typebox';
+import { DateTime, Nullable, Pagination } from '../http/schemas.js';
+
+const Url = (description: string) => Type.String({ format: 'uri', description });
+
+export const CreateLinkBodyA = Type.Object({
+  url: Url('Destination URL (absolute http or https)'),
+  customSlug: Type.Optional(Type.String({ minLength: 3, maxLength: 50, pattern: '^[a-zA-Z0-9-]+$', description: 'Pro and above' })),
+  expiresAt: Type.Optional(DateTime('Time at which the link expires')),
+  maxClicks: Type.Optional(Type.Integer({ minimum: 1, description: 'Clicks before the link stops redirecting' })),
+  activeFrom: Type.Optional(DateTime('Time at which the link becomes active')),
+});
+
+export const CreatedLinkA = Type.Object({
+  success: Type.Boolean(),
+  shortUrl: Url('Full short URL'),
+  shortCode: Type.String({ description: '6-character code' }),
+  fullPath: Nullable(Type.String({ description: '<prefix>/<slug> for namespaced links' })),
+  namespace: Nullable(Type.String({ description: 'Prefix when a custom slug is used' })),
+  long: Url('Original destination'),
+  created: DateTime(),
+  expiresAt: Nullable(DateTime()),
+  maxClicks: Nullable(Type.Integer()),
+});
+
+const detailFields = {
+  id: Type.String({ description: 'Document id' }),
+  shortCode: Type.String(),
+  fullPath: Nullable(Type.String()),
+  namespace: Nullable(Type.String()),
+  long: Url('Destination'),
+  clicks: Type.Integer({ description: 'Total clicks' }),
+  created: DateTime(),
+  expiresAt: Nullable(DateTime()),
+  maxClicks: Nullable(Type.Integer()),
+  isCustom: Type.Boolean({ description: 'True for a custom slug' }),
+};
+
+export const LinkDetailsA = Type.Object({ ...detailFields, shortUrl: Url('Full short URL') });
+
+/** Description B speaks of `shortUrl` as the slug and `url` as the clickable address; its links keep that. */
+export const LinkB = Type.Object({
+  ...detailFields,
+  shortUrl: Type.String({ description: 'The slug: the code, or <prefix>/<slug>' }),
+  url: Url('Full clickable short URL'),
+  activeFrom: Nullable(DateTime()),
+  updated: DateTime(),
+});
+
+const paginationOut = Type.Object({ limit: Type.Integer(), offset: Type.Integer(), hasMore: Type.Boolean() });
+export const LinkListA = Type.Object({ links: Type.Array(LinkDetailsA), pagination: paginationOut });
+export const LinkListB = Type.Object({ links: Type.Array(LinkB), pagination: paginationOut });
+export const ListQuery = Pagination;
+
+export const ShortPathParams = Type.Object({
+  shortPath: Type.String({ description: '6-character code, or the URL-encoded namespaced path prefix%2Fslug' }),
+});
+
+export const CreateShortBody = Type.Object({ long: Type.String({ description: 'Destination URL encoded as Base64' }) });
+export const CreateShortResponse = Type.Object({
+  shortUrl: Type.String({ description: 'The slug' }),
+  url: Url('Full clickable URL'),
+});
+
+/** B's create accepts the destination plain (`url`) or as Base64 (`long`), with A's optional fields. */
+export const CreateLinkBodyB = Type.Object({
+  url: Type.Optional(Url('Destination URL')),
+  long: Type.Optional(Type.String({ description: 'Destination URL encoded as Base64 (instead of url)' })),
+  customSlug: CreateLinkBodyA.properties.customSlug,
+  expiresAt: CreateLinkBodyA.properties.expiresAt,
+  maxClicks: CreateLinkBodyA.properties.maxClicks,
+  activeFrom: CreateLinkBodyA.properties.activeFrom,
+});
+
+export const UpdateLinkBody = Type.Object(
+  {
+    url: Type.Optional(Url('New destination')),
+    long: Type.Optional(Type.String({ description: 'New destination as Base64 (Description B style)' })),
+    expiresAt: Type.Optional(Nullable(DateTime('New expiry; null removes it'))),
+    maxClicks: Type.Optional(Nullable(Type.Integer({ minimum: 1, description: 'New click cap; null removes it' }))),
+    activeFrom: Type.Optional(Nullable(DateTime('New activation time; null removes it'))),
+  },
+  { minProperties: 1 },
+);

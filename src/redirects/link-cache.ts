@@ -1,0 +1,50 @@
+/** What the redirect needs to know about a link, kept in memory. */
+export interface CachedLink {
+  id: string;
+  accountId: string;
+  code: string;
+  namespace: string | null;
+  slug: string | null;
+  url: string;
+  maxClicks: number | null;
+  expiresAtMs: number | null;
+  activeFromMs: number | null;
+  /** Set once a capped link is seen at its cap, so later visits skip the database. */
+  exhausted: boolean;
+}
+
+/**
+ * A bounded least-recently-used map in front of the link store. A Map keeps insertion order, so re-inserting
+ * on a hit moves the key to the young end and the oldest key is the first one.
+ */
+export class LinkCache {
+  private readonly entries = new Map<string, CachedLink>();
+
+  constructor(private readonly capacity = 50_000) {}
+
+  get(key: string): CachedLink | undefined {
+    const entry = this.entries.get(key);
+    if (entry) {
+      this.entries.delete(key);
+      this.entries.set(key, entry);
+    }
+    return entry;
+  }
+
+  set(key: string, entry: CachedLink): void {
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    if (this.entries.size > this.capacity) {
+      const oldest = this.entries.keys().next().value;
+      if (oldest !== undefined) this.entries.delete(oldest);
+    }
+  }
+
+  delete(keys: string[]): void {
+    for (const key of keys) this.entries.delete(key);
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
+}

@@ -1,0 +1,51 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { isReservedPath } from '../accounts/namespace-rules.js';
+import type { RedirectStatus } from '../config.js';
+import type { LinkKey } from '../links/repository.js';
+import { CODE_PATTERN } from '../links/rules.js';
+import { missPage } from './pages.js';
+import type { RedirectService } from './service.js';
+
+const tags = ['redirect'];
+const htmlPage = (description: string) => ({ description, content: { 'text/html': { schema: { type: 'string' } } } });
+const responses = (status: RedirectStatus) => ({
+  [status]: { description: 'Redirect to the destination (Location header)', type: 'null' },
+  404: htmlPage('Unknown link, or not active yet'),
+  410: htmlPage('Expired, or the click limit was reached'),
+});
+
+/** GET and HEAD /{code} and /{prefix}/{slug}. HEAD redirects too but never counts as a click. */
+export const redirectRoutes =
+  (redirects: RedirectService, status: RedirectStatus): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    const answer = async (request: FastifyRequest, reply: FastifyReply, key: LinkKey | null) => {
+      const outcome = key ? await redirects.visit(key, request.method === 'GET') : { kind: 'not_found' as const };
+      if (outcome.kind === 'redirect') return reply.redirect(outcome.url, status);
+      const page = missPage(outcome.kind);
+      return reply.status(page.status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(page.html);
+    };
+
+    app.get(
+      '/:code',
+      { schema: { tags, summary: 'Follow a short link', params: Type.Object({ code: Type.String() }), response: responses(status) } },
+      async (request, reply) => {
+        const { code } = request.params;
+        if (isReservedPath(code)) return reply.callNotFound();
+        return answer(request, reply, CODE_PATTERN.test(code) ? { code } : null);
+      },
+    );
+
+    app.get(
+      '/:prefix/:slug',
+      {
+        schema: { tags, summary: 'Follow a namespaced short link', params: Type.Object({ prefix: Type.String(), slug: Type.String() }), response: responses(status) },
+      },
+      async (request, reply) => {
+        const { prefix, slug } = request.params;
+        if (isReservedPath(prefix)) return reply.callNotFound();
+        return answer(request, reply, { namespace: prefix.toLowerCase(), slug });
+      },
+    );
+  };

@@ -1,0 +1,112 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { ClickCounter } from '../clicks/click-counter.js';
+import type { Clock } from '../clock.js';
+import type { EventBus } from '../events/bus.js';
+import { fullPathOf, toLink, type Link } from '../links/link.js';
+import type { LinkKey, LinksRepository } from '../links/repository.js';
+import { LinkCache, type CachedLink } from './link-cache.js';
+
+/** Why a visit does not redirect: the page shown and its status are chosen by the adapter. */
+export type RedirectOutcome =
+  | { kind: 'redirect'; url: string }
+  | { kind: 'not_found' }
+  | { kind: 'scheduled' }
+  | { kind: 'expired' }
+  | { kind: 'limit_reached' };
+
+const cacheKey = (key: LinkKey): string => ('code' in key ? key.code : `${key.namespace}/${key.slug}`);
+
+const keysOf = (link: Pick<Link, 'code' | 'namespace' | 'slug'>): string[] => {
+  const path = fullPathOf(link);
+  return path ? [link.code, path] : [link.code];
+};
+
+const toCached = (link: Link): CachedLink => ({
+  id: link.id,
+  accountId: link.accountId,
+  code: link.code,
+  namespace: link.namespace,
+  slug: link.slug,
+  url: link.url,
+  maxClicks: link.maxClicks,
+  expiresAtMs: link.expiresAt ? Date.parse(link.expiresAt) : null,
+  activeFromMs: link.activeFrom ? Date.parse(link.activeFrom) : null,
+  exhausted: link.maxClicks !== null && link.clicks >= link.maxClicks,
+});
+
+/** The hot path: one cached lookup, one click count, one answer. */
+export class RedirectService {
+  private readonly cache = new LinkCache();
+
+  constructor(
+    private readonly repo: LinksRepository,
+    private readonly clicks: ClickCounter,
+    private readonly bus: EventBus,
+    private readonly clock: Clock,
+    private readonly log: FastifyBaseLogger,
+  ) {
+    // Any change to a link drops it from the cache before the changing request answers.
+    bus.on('link.updated', ({ previous, link }) => this.cache.delete([...keysOf(previous), ...keysOf(link)]));
+    bus.on('link.deleted', ({ link }) => this.cache.delete(keysOf(link)));
+    bus.on('link.created', ({ link }) => this.cache.delete(keysOf(link)));
+  }
+
+  /** Resolves a visit; `count` is false for visits that must not count as clicks (HEAD). */
+  async visit(key: LinkKey, count: boolean): Promise<RedirectOutcome> {
+    const link = await this.lookup(key);
+    if (!link) return { kind: 'not_found' };
+    const now = this.clock.now().getTime();
+    if (link.activeFromMs !== null && now < link.activeFromMs) return { kind: 'scheduled' };
+    if (link.expiresAtMs !== null && now >= link.expiresAtMs) return { kind: 'expired' };
+    if (link.maxClicks === null) {
+      if (count) await this.countClick(link.id);
+      return { kind: 'redirect', url: link.url };
+    }
+    return this.visitCapped(key, link, count);
+  }
+
+  private async visitCapped(key: LinkKey, link: CachedLink, count: boolean): Promise<RedirectOutcome> {
+    if (link.exhausted) return { kind: 'limit_reached' };
+    if (!count) {
+      const row = await this.repo.findById(link.id);
+      if (!row) return { kind: 'not_found' };
+      return Number(row.clicks) < link.maxClicks! ? { kind: 'redirect', url: link.url } : { kind: 'limit_reached' };
+    }
+    const clicks = await this.repo.claimCappedClick(link.id);
+    if (clicks === undefined) {
+      const row = await this.repo.findById(link.id);
+      if (!row) {
+        this.cache.delete([cacheKey(key)]);
+        return { kind: 'not_found' };
+      }
+      link.exhausted = true;
+      return { kind: 'limit_reached' };
+    }
+    if (clicks >= link.maxClicks!) {
+      link.exhausted = true;
+      const { id, accountId, code, namespace, slug } = link;
+      this.bus.emit('link.limit_reached', { link: { id, accountId, code, namespace, slug } });
+    }
+    return { kind: 'redirect', url: link.url };
+  }
+
+  private async countClick(linkId: string): Promise<void> {
+    try {
+      await this.clicks.record(linkId);
+    } catch (error) {
+      // The visitor still gets their redirect; the failed write is logged for the operator.
+      this.log.error({ err: error, linkId }, 'could not record click');
+    }
+  }
+
+  private async lookup(key: LinkKey): Promise<CachedLink | undefined> {
+    const k = cacheKey(key);
+    const hit = this.cache.get(k);
+    if (hit) return hit;
+    const row = await this.repo.find(key);
+    if (!row) return undefined;
+    const cached = toCached(toLink(row));
+    this.cache.set(k, cached);
+    return cached;
+  }
+}
