@@ -5,7 +5,7 @@ import pino from 'pino';
 import { accountRoutesB } from './accounts/routes-b.js';
 import type { Config } from './config.js';
 import { createCore, type Core, type CoreOptions } from './core.js';
-import { accessPlugin } from './http/access.js';
+import { registerAccess } from './http/access.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { registerOpenApi } from './http/openapi.js';
 import { linkRoutesA } from './links/routes-a.js';
@@ -39,7 +39,7 @@ export async function buildApp(config: Config, options: CoreOptions = {}): Promi
 
   registerErrorHandling(app);
   await registerOpenApi(app, config.baseUrl);
-  await app.register(accessPlugin, { accounts: core.accounts });
+  registerAccess(app, core.accounts);
 
   app.get(
     '/healthz',

@@ -1,5 +1,4 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import fp from 'fastify-plugin';
 import type { AccountsService, Caller } from '../accounts/service.js';
 import { tierAtLeast, tierLabel, type Tier } from '../accounts/plans.js';
 import { errors } from '../errors.js';
@@ -35,26 +34,29 @@ export function callerOf(request: FastifyRequest): Caller {
   return request.caller;
 }
 
-export const accessPlugin = fp(async (app: FastifyInstance, opts: { accounts: AccountsService }) => {
+/**
+ * Attaches the key check to exactly the routes that declare `access`, as a route-level onRequest hook, so
+ * routes without it (the redirect above all) pay nothing. onRequest runs before the body is parsed, so a
+ * missing key is reported before a bad body.
+ */
+export function registerAccess(app: FastifyInstance, accounts: AccountsService): void {
   app.decorateRequest('caller', null);
-  // onRequest runs before the body is parsed or validated, so a missing key is reported before a bad body.
-  app.addHook('onRequest', async (request) => {
-    const access = request.routeOptions.config.access;
+  app.addHook('onRoute', (route) => {
+    const access = route.config?.access;
     if (!access || access.auth === 'none') return;
-    const token = bearerToken(request);
-    if (access.auth === 'optional') {
-      if (token) request.caller = await opts.accounts.authenticate(token);
-      return;
-    }
-    const caller = await opts.accounts.authenticate(token);
-    const needed = access.minTier ?? 'pro';
-    if (needed === 'any') {
-      request.caller = caller;
-      return;
-    }
-    if (!tierAtLeast(caller.tier, needed)) {
-      throw errors.tierRequired(tierLabel(needed), access.tierCode);
-    }
-    request.caller = caller;
+    const resolveCaller = async (request: FastifyRequest) => {
+      request.caller = await resolve(accounts, access, bearerToken(request));
+    };
+    route.onRequest = [resolveCaller, ...[route.onRequest ?? []].flat()];
   });
-});
+}
+
+async function resolve(accounts: AccountsService, access: Access, token: string | undefined): Promise<Caller | null> {
+  if (access.auth === 'optional') return token ? accounts.authenticate(token) : null;
+  const caller = await accounts.authenticate(token);
+  const needed = access.auth === 'required' ? (access.minTier ?? 'pro') : 'any';
+  if (needed !== 'any' && !tierAtLeast(caller.tier, needed)) {
+    throw errors.tierRequired(tierLabel(needed), access.auth === 'required' ? access.tierCode : undefined);
+  }
+  return caller;
+}

@@ -6,8 +6,17 @@ import { errorResponses } from './schemas.js';
  * Generates /openapi.yaml from the route schemas. Routes that need a key get the bearer scheme and the
  * 401/403 bodies added here, once, rather than in every route file.
  */
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every route registered, as `METHOD /path` (HEAD twins excluded); the OpenAPI test checks them all. */
+    registeredRoutes: string[];
+  }
+}
+
 export async function registerOpenApi(app: FastifyInstance, baseUrl: string): Promise<void> {
+  app.decorate('registeredRoutes', [] as string[]);
   app.addHook('onRoute', (route: RouteOptions) => {
+    for (const method of [route.method].flat()) if (method !== 'HEAD') app.registeredRoutes.push(`${method} ${route.url}`);
     const access = route.config?.access;
     if (!access || access.auth === 'none') return;
     const schema = (route.schema ??= {});

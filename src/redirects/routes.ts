@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import { isReservedPath } from '../accounts/namespace-rules.js';
 import type { RedirectStatus } from '../config.js';
 import type { LinkKey } from '../links/repository.js';
@@ -9,6 +9,8 @@ import { missPage } from './pages.js';
 import type { RedirectService } from './service.js';
 
 const tags = ['redirect'];
+// The hot path skips the per-request child logger; its rare log lines carry no request id.
+const childLoggerFactory = (logger: FastifyBaseLogger) => logger;
 const htmlPage = (description: string) => ({ description, content: { 'text/html': { schema: { type: 'string' } } } });
 const responses = (status: RedirectStatus) => ({
   [status]: { description: 'Redirect to the destination (Location header)', type: 'null' },
@@ -29,7 +31,7 @@ export const redirectRoutes =
 
     app.get(
       '/:code',
-      { schema: { tags, summary: 'Follow a short link', params: Type.Object({ code: Type.String() }), response: responses(status) } },
+      { childLoggerFactory, schema: { tags, summary: 'Follow a short link', params: Type.Object({ code: Type.String() }), response: responses(status) } },
       async (request, reply) => {
         const { code } = request.params;
         if (isReservedPath(code)) return reply.callNotFound();
@@ -40,6 +42,7 @@ export const redirectRoutes =
     app.get(
       '/:prefix/:slug',
       {
+        childLoggerFactory,
         schema: { tags, summary: 'Follow a namespaced short link', params: Type.Object({ prefix: Type.String(), slug: Type.String() }), response: responses(status) },
       },
       async (request, reply) => {
