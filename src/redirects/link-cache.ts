@@ -11,7 +11,14 @@ export interface CachedLink {
   activeFromMs: number | null;
   /** Set once a capped link is seen at its cap, so later visits skip the database. */
   exhausted: boolean;
+  loadedAtMs: number;
 }
+
+/**
+ * Changes made through this instance invalidate its cache at once; the time limit bounds how long another
+ * instance on the same PostgreSQL can serve a link that was changed or deleted elsewhere.
+ */
+export const CACHE_TTL_MS = 10_000;
 
 /**
  * A bounded least-recently-used map in front of the link store. A Map keeps insertion order, so re-inserting
@@ -22,8 +29,12 @@ export class LinkCache {
 
   constructor(private readonly capacity = 50_000) {}
 
-  get(key: string): CachedLink | undefined {
+  get(key: string, nowMs: number): CachedLink | undefined {
     const entry = this.entries.get(key);
+    if (entry && nowMs - entry.loadedAtMs > CACHE_TTL_MS) {
+      this.entries.delete(key);
+      return undefined;
+    }
     if (entry) {
       this.entries.delete(key);
       this.entries.set(key, entry);

@@ -21,7 +21,8 @@ const keysOf = (link: Pick<Link, 'code' | 'namespace' | 'slug'>): string[] => {
   return path ? [link.code, path] : [link.code];
 };
 
-const toCached = (link: Link): CachedLink => ({
+const toCached = (link: Link, loadedAtMs: number): CachedLink => ({
+  loadedAtMs,
   id: link.id,
   accountId: link.accountId,
   code: link.code,
@@ -53,9 +54,9 @@ export class RedirectService {
 
   /** Resolves a visit; `count` is false for visits that must not count as clicks (HEAD). */
   async visit(key: LinkKey, count: boolean): Promise<RedirectOutcome> {
-    const link = await this.lookup(key);
-    if (!link) return { kind: 'not_found' };
     const now = this.clock.now().getTime();
+    const link = await this.lookup(key, now);
+    if (!link) return { kind: 'not_found' };
     if (link.activeFromMs !== null && now < link.activeFromMs) return { kind: 'scheduled' };
     if (link.expiresAtMs !== null && now >= link.expiresAtMs) return { kind: 'expired' };
     if (link.maxClicks === null) {
@@ -99,13 +100,13 @@ export class RedirectService {
     }
   }
 
-  private async lookup(key: LinkKey): Promise<CachedLink | undefined> {
+  private async lookup(key: LinkKey, nowMs: number): Promise<CachedLink | undefined> {
     const k = cacheKey(key);
-    const hit = this.cache.get(k);
+    const hit = this.cache.get(k, nowMs);
     if (hit) return hit;
     const row = await this.repo.find(key);
     if (!row) return undefined;
-    const cached = toCached(toLink(row));
+    const cached = toCached(toLink(row), nowMs);
     this.cache.set(k, cached);
     return cached;
   }
