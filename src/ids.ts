@@ -13,4 +13,16 @@ export function randomBase62(length: number): string {
   return out;
 }
 
-export const newId = (kind: string): string => `${kind}_${randomBase62(16)}`;
+let lastMs = 0;
+let sequence = 0;
+
+/**
+ * `<kind>_` + time (ms, base36, fixed width) + a per-process sequence + randomness: ids sort in creation order,
+ * even within one millisecond, and stay unguessable.
+ */
+export function newId(kind: string): string {
+  const ms = Date.now();
+  sequence = ms === lastMs ? sequence + 1 : 0;
+  lastMs = ms;
+  return `${kind}_${ms.toString(36).padStart(9, '0')}${sequence.toString(36).padStart(3, '0')}${randomBase62(10)}`;
+}

@@ -20,6 +20,27 @@ export interface DatabaseOptions {
   pgSchema?: string;
 }
 
+/**
+ * Kysely prepares every statement anew; the queries Snip runs are few and repeat constantly (the redirect's
+ * above all), so prepared statements are kept per SQL text. Kysely holds the one connection under a mutex, so
+ * a statement is never used by two queries at once.
+ */
+function withStatementCache(sqlite: SqliteDatabase.Database, capacity = 500) {
+  const statements = new Map<string, SqliteDatabase.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(sql: string) {
+      let statement = statements.get(sql);
+      if (!statement) {
+        statement = sqlite.prepare(sql);
+        if (statements.size >= capacity) statements.delete(statements.keys().next().value!);
+        statements.set(sql, statement);
+      }
+      return statement;
+    },
+  };
+}
+
 function openSqlite(dataDir: string): DatabaseHandle {
   fs.mkdirSync(dataDir, { recursive: true });
   const sqlite = new SqliteDatabase(path.join(dataDir, 'snip.db'));
@@ -29,7 +50,7 @@ function openSqlite(dataDir: string): DatabaseHandle {
   // The CLI and the server share the file; wait for each other's write lock rather than fail.
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
-  return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }), dialect: 'sqlite' };
+  return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) }), dialect: 'sqlite' };
 }
 
 async function openPostgres(url: string, schema: string | undefined): Promise<DatabaseHandle> {

@@ -57,7 +57,8 @@ export function registerErrorHandling(app: FastifyInstance): void {
   );
   // An empty body on a JSON request is read as {}, so "no url" gets MISSING_URL rather than a parser error.
   const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser('application/json');
+  // Only JSON bodies are accepted; anything else (text/plain included) is 415 UNSUPPORTED_MEDIA_TYPE.
+  app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     if (body.toString().trim() === '') return done(null, {});
     return parseJson(request, body.toString(), done);
