@@ -18,8 +18,12 @@ async function main(): Promise<void> {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'draining in-flight requests');
+    // close() only reaps connections idle at the moment it starts; keep-alive connections whose request finishes
+    // during the drain would hold the process open until the client hangs up, so reap them as they go idle.
+    const reaper = setInterval(() => app.server.closeIdleConnections(), 100);
     try {
       await app.close(); // stops accepting, waits for in-flight requests, then drains clicks and closes the database
+      clearInterval(reaper);
       process.exit(0);
     } catch (error) {
       app.log.error({ err: error }, 'shutdown failed');

@@ -35,88 +35,89 @@ afterAll(async () => {
 });
 
 describe.concurrent('CLI on its own', () => {
-  let dataDir: string;
   let env: Record<string, string>;
+  let alice: RunResult;
 
   beforeAll(async () => {
-    dataDir = freshDir();
-    env = { DATA_DIR: dataDir };
-    // The first command creates and migrates the database; the rest of this block runs in parallel on it.
-    success(await runCli(['users', 'create', '--email', 'first@example.com', '--tier', 'free'], env));
+    env = { DATA_DIR: freshDir() };
+    // The first command also creates and migrates the database; the tests below then run in parallel on it.
+    alice = await runCli(['users', 'create', '--email', 'alice@example.com', '--tier', 'pro'], env);
   });
 
-  it('users create prints exactly one JSON line with id, email, tier and apiKey, and exits 0', async () => {
-    const user = success(await runCli(['users', 'create', '--email', 'alice@example.com', '--tier', 'pro'], env));
+  it('users create prints exactly one JSON line with id, email, tier and apiKey, and exits 0', () => {
+    expect(alice.stderr).toBe('');
+    const user = success(alice);
     expect(user).toMatchObject({ id: expect.any(String), email: 'alice@example.com', tier: 'pro' });
     expect(user.apiKey).toMatch(API_KEY);
   });
 
   it('works through the npm script: npm run --silent cli -- users create ...', async () => {
-    const result = await runNpmCli(['users', 'create', '--email', 'npm@example.com', '--tier', 'builder'], env);
-    const user = success(result);
+    const user = success(await runNpmCli(['users', 'create', '--email', 'npm@example.com', '--tier', 'builder'], env));
     expect(user).toMatchObject({ id: expect.any(String), email: 'npm@example.com', tier: 'builder' });
     expect(user.apiKey).toMatch(API_KEY);
   });
 
   it('refuses a taken email with EMAIL_TAKEN on stderr, nothing on stdout and a non-zero exit', async () => {
-    success(await runCli(['users', 'create', '--email', 'dup@example.com', '--tier', 'pro'], env));
-    expect(failure(await runCli(['users', 'create', '--email', 'dup@example.com', '--tier', 'free'], env))).toBe('EMAIL_TAKEN');
+    expect(failure(await runCli(['users', 'create', '--email', 'alice@example.com', '--tier', 'free'], env))).toBe('EMAIL_TAKEN');
   });
 
-  it('refuses an unknown tier with INVALID_TIER', async () => {
-    expect(failure(await runCli(['users', 'create', '--email', 'tier@example.com', '--tier', 'platinum'], env))).toBe('INVALID_TIER');
+  it('refuses an unknown tier (INVALID_TIER), a malformed email (INVALID_EMAIL) and a missing option', async () => {
+    const [tier, email, missing] = await Promise.all([
+      runCli(['users', 'create', '--email', 'tier@example.com', '--tier', 'platinum'], env),
+      runCli(['users', 'create', '--email', 'not-an-email', '--tier', 'pro'], env),
+      runCli(['users', 'set-tier', '--email', 'alice@example.com'], env),
+    ]);
+    expect(failure(tier)).toBe('INVALID_TIER');
+    expect(failure(email)).toBe('INVALID_EMAIL');
+    expect(failure(missing)).toBe('MISSING_ARGUMENT');
   });
 
-  it('refuses a malformed email with INVALID_EMAIL', async () => {
-    expect(failure(await runCli(['users', 'create', '--email', 'not-an-email', '--tier', 'pro'], env))).toBe('INVALID_EMAIL');
+  it('reads the same settings as the server and refuses a bad one, naming the variable', async () => {
+    const result = await runCli(['users', 'show', '--email', 'alice@example.com'], { ...env, DATABASE_URL: 'mysql://x' });
+    failure(result);
+    expect(oneJsonLine(result.stderr).message).toContain('DATABASE_URL');
   });
 
   it('users set-tier changes the tier and answers one JSON line; a bad tier is INVALID_TIER', async () => {
     success(await runCli(['users', 'create', '--email', 'tiers@example.com', '--tier', 'free'], env));
     const changed = success(await runCli(['users', 'set-tier', '--email', 'tiers@example.com', '--tier', 'enterprise'], env));
     expect(changed).toMatchObject({ email: 'tiers@example.com', tier: 'enterprise' });
-    const shown = success(await runCli(['users', 'show', '--email', 'tiers@example.com'], env));
-    expect(shown).toMatchObject({ email: 'tiers@example.com', tier: 'enterprise' });
-    expect(failure(await runCli(['users', 'set-tier', '--email', 'tiers@example.com', '--tier', 'gold'], env))).toBe('INVALID_TIER');
+    const [shown, bad] = await Promise.all([
+      runCli(['users', 'show', '--email', 'tiers@example.com'], env),
+      runCli(['users', 'set-tier', '--email', 'tiers@example.com', '--tier', 'gold'], env),
+    ]);
+    expect(success(shown)).toMatchObject({ email: 'tiers@example.com', tier: 'enterprise' });
+    expect(failure(bad)).toBe('INVALID_TIER');
   });
 
   it('keys create prints one JSON line with a new apiKey; revoke works by key and by id, once', async () => {
-    const user = success(await runCli(['users', 'create', '--email', 'keys@example.com', '--tier', 'pro'], env));
-    const [byKey, byId] = await Promise.all([
-      runCli(['keys', 'create', '--email', 'keys@example.com'], env).then(success),
-      runCli(['keys', 'create', '--email', 'keys@example.com'], env).then(success),
+    const original = success(alice).apiKey;
+    const [one, two, nobody] = await Promise.all([
+      runCli(['keys', 'create', '--email', 'alice@example.com'], env),
+      runCli(['keys', 'create', '--email', 'alice@example.com'], env),
+      runCli(['keys', 'create', '--email', 'nobody@example.com'], env),
     ]);
+    expect(failure(nobody)).toBe('ACCOUNT_NOT_FOUND');
+    const byKey = success(one);
+    const byId = success(two);
     for (const created of [byKey, byId]) {
       expect(created.apiKey).toMatch(API_KEY);
-      expect(created.apiKey).not.toBe(user.apiKey);
+      expect(created.apiKey).not.toBe(original);
       expect(created.id).toEqual(expect.any(String));
     }
     expect(byKey.apiKey).not.toBe(byId.apiKey);
 
     const [revokedByKey, revokedById] = await Promise.all([
-      runCli(['keys', 'revoke', '--key', byKey.apiKey as string], env).then(success),
-      runCli(['keys', 'revoke', '--id', byId.id as string], env).then(success),
-    ]);
-    expect(revokedByKey).toMatchObject({ revoked: true, id: byKey.id });
-    expect(revokedById).toMatchObject({ revoked: true, id: byId.id });
-    // Neither output echoes the secret back.
-    expect(JSON.stringify(revokedByKey)).not.toContain(byKey.apiKey as string);
-
-    // A key that is already revoked, or never existed, is an error.
-    const [again, unknown] = await Promise.all([
       runCli(['keys', 'revoke', '--key', byKey.apiKey as string], env),
-      runCli(['keys', 'revoke', '--id', 'key_doesnotexist'], env),
+      runCli(['keys', 'revoke', '--id', byId.id as string], env),
     ]);
-    expect(failure(again)).toBe('KEY_NOT_FOUND');
-    expect(failure(unknown)).toBe('KEY_NOT_FOUND');
-  });
+    expect(success(revokedByKey)).toMatchObject({ revoked: true, id: byKey.id });
+    expect(success(revokedById)).toMatchObject({ revoked: true, id: byId.id });
+    // The answer does not echo the secret back.
+    expect(revokedByKey.stdout).not.toContain(byKey.apiKey as string);
 
-  it('keys create for an unknown email fails with ACCOUNT_NOT_FOUND', async () => {
-    expect(failure(await runCli(['keys', 'create', '--email', 'nobody@example.com'], env))).toBe('ACCOUNT_NOT_FOUND');
-  });
-
-  it('a missing required option is an error line, not a crash', async () => {
-    expect(failure(await runCli(['users', 'set-tier', '--email', 'tiers@example.com'], env))).toBe('MISSING_ARGUMENT');
+    // A key that is already revoked is reported as such, not revoked "again".
+    expect(failure(await runCli(['keys', 'revoke', '--key', byKey.apiKey as string], env))).toBe('KEY_NOT_FOUND');
   });
 });
 

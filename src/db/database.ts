@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type MigrationProvider } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteAdapter, SqliteDialect, sql, type DialectAdapter, type MigrationProvider } from 'kysely';
 import pg from 'pg';
 import { migrations } from './migrations/index.js';
 import type { Database } from './schema.js';
@@ -41,6 +41,26 @@ function withStatementCache(sqlite: SqliteDatabase.Database, capacity = 500) {
   };
 }
 
+/**
+ * Kysely assumes one process per SQLite file and takes no migration lock. Snip's CLI and server share the file,
+ * so the whole migration run holds SQLite's write lock (BEGIN IMMEDIATE waits out the other process under
+ * busy_timeout, which then finds the migrations applied).
+ */
+class LockingSqliteAdapter extends SqliteAdapter {
+  override async acquireMigrationLock(db: Kysely<unknown>): Promise<void> {
+    await sql`BEGIN IMMEDIATE`.execute(db);
+  }
+  override async releaseMigrationLock(db: Kysely<unknown>): Promise<void> {
+    await sql`COMMIT`.execute(db);
+  }
+}
+
+class SnipSqliteDialect extends SqliteDialect {
+  override createAdapter(): DialectAdapter {
+    return new LockingSqliteAdapter();
+  }
+}
+
 function openSqlite(dataDir: string): DatabaseHandle {
   fs.mkdirSync(dataDir, { recursive: true });
   const sqlite = new SqliteDatabase(path.join(dataDir, 'snip.db'));
@@ -50,7 +70,7 @@ function openSqlite(dataDir: string): DatabaseHandle {
   // The CLI and the server share the file; wait for each other's write lock rather than fail.
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
-  return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) }), dialect: 'sqlite' };
+  return { db: new Kysely<Database>({ dialect: new SnipSqliteDialect({ database: withStatementCache(sqlite) }) }), dialect: 'sqlite' };
 }
 
 async function openPostgres(url: string, schema: string | undefined): Promise<DatabaseHandle> {

@@ -1,0 +1,118 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config.js';
+
+/** loadConfig reads only the environment it is given, so each case passes its own. */
+describe('loadConfig', () => {
+  it('has the documented defaults for an empty environment', () => {
+    const config = loadConfig({});
+    expect(config).toEqual({
+      port: 3000,
+      host: '0.0.0.0',
+      baseUrl: 'http://localhost:3000',
+      dataDir: path.resolve('./data'),
+      databaseUrl: null,
+      trustProxy: false,
+      redirectStatus: 302,
+      logLevel: 'info',
+    });
+    expect(path.isAbsolute(config.dataDir)).toBe(true);
+  });
+
+  it('treats empty values as unset', () => {
+    const config = loadConfig({ PORT: '', HOST: '', BASE_URL: '', DATA_DIR: '', DATABASE_URL: '', TRUST_PROXY: '', REDIRECT_STATUS: '', LOG_LEVEL: '' });
+    expect(config).toEqual(loadConfig({}));
+  });
+
+  it('derives the default BASE_URL from PORT', () => {
+    expect(loadConfig({ PORT: '8080' }).baseUrl).toBe('http://localhost:8080');
+  });
+
+  it('reads every setting', () => {
+    const config = loadConfig({
+      PORT: '4000',
+      HOST: '127.0.0.1',
+      BASE_URL: 'https://sho.rt/',
+      DATA_DIR: 'some/dir',
+      DATABASE_URL: 'postgres://user:pw@db:5432/snip',
+      TRUST_PROXY: 'true',
+      REDIRECT_STATUS: '301',
+      LOG_LEVEL: 'warn',
+    });
+    expect(config).toEqual({
+      port: 4000,
+      host: '127.0.0.1',
+      baseUrl: 'https://sho.rt',
+      dataDir: path.resolve('some/dir'),
+      databaseUrl: 'postgres://user:pw@db:5432/snip',
+      trustProxy: true,
+      redirectStatus: 301,
+      logLevel: 'warn',
+    });
+  });
+
+  it('keeps an absolute DATA_DIR and a BASE_URL with a path (without its trailing slash)', () => {
+    const dir = path.resolve('/var/lib/snip');
+    expect(loadConfig({ DATA_DIR: dir }).dataDir).toBe(dir);
+    expect(loadConfig({ BASE_URL: 'https://example.com/s/' }).baseUrl).toBe('https://example.com/s');
+  });
+
+  it('accepts the usual spellings of a boolean for TRUST_PROXY', () => {
+    for (const yes of ['true', 'TRUE', '1', 'yes']) expect(loadConfig({ TRUST_PROXY: yes }).trustProxy).toBe(true);
+    for (const no of ['false', 'False', '0', 'no']) expect(loadConfig({ TRUST_PROXY: no }).trustProxy).toBe(false);
+  });
+
+  it('accepts postgresql:// as well as postgres://', () => {
+    expect(loadConfig({ DATABASE_URL: 'postgresql://localhost/test' }).databaseUrl).toBe('postgresql://localhost/test');
+  });
+
+  it('accepts every redirect status Snip can send and PORT 0', () => {
+    for (const status of [301, 302, 303, 307, 308]) expect(loadConfig({ REDIRECT_STATUS: String(status) }).redirectStatus).toBe(status);
+    expect(loadConfig({ PORT: '0' }).port).toBe(0);
+    expect(loadConfig({ PORT: '65535' }).port).toBe(65535);
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '-1'],
+    ['PORT', '3000.5'],
+    ['PORT', '65536'],
+    ['PORT', ' 3000'],
+    ['BASE_URL', 'ftp://x'],
+    ['BASE_URL', 'not a url'],
+    ['BASE_URL', 'localhost:3000'],
+    ['BASE_URL', 'javascript:alert(1)'],
+    ['BASE_URL', 'https://sho.rt/?a=1'],
+    ['BASE_URL', 'https://sho.rt/#top'],
+    ['DATABASE_URL', 'mysql://x'],
+    ['DATABASE_URL', 'sqlite://./data/snip.db'],
+    ['TRUST_PROXY', 'maybe'],
+    ['TRUST_PROXY', '2'],
+    ['REDIRECT_STATUS', '200'],
+    ['REDIRECT_STATUS', '304'],
+    ['REDIRECT_STATUS', '404'],
+    ['REDIRECT_STATUS', 'found'],
+    ['LOG_LEVEL', 'verbose'],
+  ])('rejects %s=%j with a ConfigError naming the variable', (name, value) => {
+    let thrown: unknown;
+    try {
+      loadConfig({ [name]: value });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(ConfigError);
+    expect((thrown as ConfigError).message).toContain(name);
+    expect((thrown as ConfigError).name).toBe('ConfigError');
+  });
+
+  it('does not read process.env when given an environment', () => {
+    const saved = process.env.PORT;
+    process.env.PORT = 'abc';
+    try {
+      expect(loadConfig({}).port).toBe(3000);
+    } finally {
+      if (saved === undefined) delete process.env.PORT;
+      else process.env.PORT = saved;
+    }
+  });
+});
