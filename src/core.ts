@@ -35,19 +35,19 @@ export async function createCore(config: Config, log: FastifyBaseLogger, options
   const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, pgSchema: options.pgSchema });
   const bus = new EventBus();
   const linksRepo = new LinksRepository(database.db);
-  const clicks = new ClickCounter(linksRepo);
+  const clicks = new ClickCounter(linksRepo, log);
   const ownHostnames = new Set([new URL(config.baseUrl).hostname.toLowerCase()]);
   return {
     config,
     database,
     bus,
     accounts: new AccountsService(new AccountsRepository(database.db), clock),
-    links: new LinksService(linksRepo, bus, clock, ownHostnames),
-    redirects: new RedirectService(linksRepo, clicks, bus, clock, log),
+    links: new LinksService(linksRepo, bus, clock, ownHostnames, clicks),
+    redirects: new RedirectService(linksRepo, clicks, bus, clock),
     clicks,
     present: new LinkPresenter(config.baseUrl),
     async close() {
-      await clicks.drain();
+      await clicks.settle();
       await database.db.destroy();
     },
   };

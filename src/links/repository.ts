@@ -66,10 +66,14 @@ export class LinksRepository {
 
   /** Adds a batch of uncapped clicks in one transaction (one commit for many redirects). */
   async addClicks(counts: Map<string, number>): Promise<void> {
+    const add = (db: Kysely<Database>, id: string, n: number) =>
+      db.updateTable('links').set({ clicks: sql`clicks + ${n}` }).where('id', '=', id).execute();
+    if (counts.size === 1) {
+      for (const [id, n] of counts) await add(this.db, id, n);
+      return;
+    }
     await this.db.transaction().execute(async (trx) => {
-      for (const [id, n] of counts) {
-        await trx.updateTable('links').set({ clicks: sql`clicks + ${n}` }).where('id', '=', id).execute();
-      }
+      for (const [id, n] of counts) await add(trx, id, n);
     });
   }
 }

@@ -40,6 +40,8 @@ export class LinksService {
     private readonly bus: EventBus,
     private readonly clock: Clock,
     private readonly ownHostnames: ReadonlySet<string>,
+    /** Clicks counted off the redirect path; reads of a count wait for them. */
+    private readonly pendingClicks: { settle(): Promise<void> },
   ) {}
 
   async create(caller: Caller, input: CreateLinkInput): Promise<Link> {
@@ -90,6 +92,7 @@ export class LinksService {
 
   /** The caller's own link by code or `<prefix>/<slug>`; someone else's link is refused, never shown. */
   async get(caller: Caller, shortPath: string): Promise<Link> {
+    await this.pendingClicks.settle();
     const row = await this.repo.find(parseShortPath(shortPath));
     if (!row) throw errors.linkNotFound();
     if (row.account_id !== caller.accountId) throw errors.accessDenied();
@@ -97,6 +100,7 @@ export class LinksService {
   }
 
   async list(caller: Caller, page: { limit: number; offset: number }): Promise<LinkPage> {
+    await this.pendingClicks.settle();
     const rows = await this.repo.listByAccount(caller.accountId, page.limit + 1, page.offset);
     return {
       links: rows.slice(0, page.limit).map(toLink),

@@ -1,4 +1,3 @@
-import type { FastifyBaseLogger } from 'fastify';
 import type { ClickCounter } from '../clicks/click-counter.js';
 import type { Clock } from '../clock.js';
 import type { EventBus } from '../events/bus.js';
@@ -44,7 +43,6 @@ export class RedirectService {
     private readonly clicks: ClickCounter,
     private readonly bus: EventBus,
     private readonly clock: Clock,
-    private readonly log: FastifyBaseLogger,
   ) {
     // Any change to a link drops it from the cache before the changing request answers.
     bus.on('link.updated', ({ previous, link }) => this.cache.delete([...keysOf(previous), ...keysOf(link)]));
@@ -55,12 +53,12 @@ export class RedirectService {
   /** Resolves a visit; `count` is false for visits that must not count as clicks (HEAD). */
   async visit(key: LinkKey, count: boolean): Promise<RedirectOutcome> {
     const now = this.clock.now().getTime();
-    const link = await this.lookup(key, now);
+    const link = this.cache.get(cacheKey(key), now) ?? (await this.load(key, now));
     if (!link) return { kind: 'not_found' };
     if (link.activeFromMs !== null && now < link.activeFromMs) return { kind: 'scheduled' };
     if (link.expiresAtMs !== null && now >= link.expiresAtMs) return { kind: 'expired' };
     if (link.maxClicks === null) {
-      if (count) await this.countClick(link.id);
+      if (count) this.clicks.record(link.id);
       return { kind: 'redirect', url: link.url };
     }
     return this.visitCapped(key, link, count);
@@ -91,23 +89,11 @@ export class RedirectService {
     return { kind: 'redirect', url: link.url };
   }
 
-  private async countClick(linkId: string): Promise<void> {
-    try {
-      await this.clicks.record(linkId);
-    } catch (error) {
-      // The visitor still gets their redirect; the failed write is logged for the operator.
-      this.log.error({ err: error, linkId }, 'could not record click');
-    }
-  }
-
-  private async lookup(key: LinkKey, nowMs: number): Promise<CachedLink | undefined> {
-    const k = cacheKey(key);
-    const hit = this.cache.get(k, nowMs);
-    if (hit) return hit;
+  private async load(key: LinkKey, nowMs: number): Promise<CachedLink | undefined> {
     const row = await this.repo.find(key);
     if (!row) return undefined;
     const cached = toCached(toLink(row), nowMs);
-    this.cache.set(k, cached);
+    this.cache.set(cacheKey(key), cached);
     return cached;
   }
 }
