@@ -10,6 +10,7 @@ import { registerErrorHandling } from './http/error-handler.js';
 import { registerOpenApi } from './http/openapi.js';
 import { linkRoutesA } from './links/routes-a.js';
 import { linkRoutesB } from './links/routes-b.js';
+import { bulkRoutes } from './links/bulk-routes.js';
 import { redirectRoutes } from './redirects/routes.js';
 
 const acceptAnyUriFormat = <T extends { addFormat(name: string, format: true): T }>(ajv: T): T => ajv.addFormat('uri', true);
@@ -39,7 +40,7 @@ export async function buildApp(config: Config, options: CoreOptions = {}): Promi
 
   registerErrorHandling(app);
   await registerOpenApi(app, config.baseUrl);
-  registerAccess(app, core.accounts);
+  registerAccess(app, core.accounts, core.usage);
 
   app.get(
     '/healthz',
@@ -49,6 +50,7 @@ export async function buildApp(config: Config, options: CoreOptions = {}): Promi
   await app.register(accountRoutesB(core.accounts));
   await app.register(linkRoutesA(core.links, core.present));
   await app.register(linkRoutesB(core.links, core.present));
+  await app.register(bulkRoutes(core.links, core.present));
   await app.register(redirectRoutes(core.redirects, config.redirectStatus));
   await app.ready();
   return { app, core };

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { loadPlans, type Plans } from './accounts/plans.js';
 
 export type RedirectStatus = 301 | 302 | 303 | 307 | 308;
 
@@ -11,6 +12,8 @@ export interface Config {
   trustProxy: boolean;
   redirectStatus: RedirectStatus;
   logLevel: string;
+  redisUrl: string | null;
+  plans: Plans;
 }
 
 /** A setting that cannot be used; start stops with this message, which names the variable. */
@@ -66,6 +69,21 @@ function databaseUrl(env: Env): string | null {
   return raw;
 }
 
+function redisUrl(env: Env): string | null {
+  const raw = env.REDIS_URL;
+  if (raw === undefined || raw === '') return null;
+  if (!/^rediss?:\/\//.test(raw)) throw new ConfigError('REDIS_URL', 'must start with redis:// or rediss://');
+  return raw;
+}
+
+function plans(env: Env): Plans {
+  try {
+    return loadPlans(env.PLANS_FILE || null);
+  } catch (error) {
+    throw new ConfigError('PLANS_FILE', error instanceof Error ? error.message : String(error));
+  }
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = integer(env, 'PORT', 3000, 0, 65535);
   const logLevel = env.LOG_LEVEL || 'info';
@@ -83,5 +101,7 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: boolean(env, 'TRUST_PROXY', false),
     redirectStatus,
     logLevel,
+    redisUrl: redisUrl(env),
+    plans: plans(env),
   };
 }

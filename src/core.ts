@@ -10,6 +10,10 @@ import { LinkPresenter } from './links/presenters.js';
 import { LinksRepository } from './links/repository.js';
 import { LinksService } from './links/service.js';
 import { RedirectService } from './redirects/service.js';
+import { MemoryCounterStore, type CounterStore } from './usage/counters.js';
+import { RedisCounterStore } from './usage/redis-counter-store.js';
+import { DatabaseCounterStore } from './usage/repository.js';
+import { UsageService } from './usage/service.js';
 
 export interface CoreOptions {
   clock?: Clock;
@@ -26,6 +30,7 @@ export interface Core {
   links: LinksService;
   redirects: RedirectService;
   clicks: ClickCounter;
+  usage: UsageService;
   present: LinkPresenter;
   close(): Promise<void>;
 }
@@ -37,17 +42,25 @@ export async function createCore(config: Config, log: FastifyBaseLogger, options
   const linksRepo = new LinksRepository(database.db);
   const clicks = new ClickCounter(linksRepo, log);
   const ownHostnames = new Set([new URL(config.baseUrl).hostname.toLowerCase()]);
+  const now = () => clock.now().getTime();
+  const redis = config.redisUrl ? new RedisCounterStore(config.redisUrl) : null;
+  const fastCounters: CounterStore = redis ?? new MemoryCounterStore(now);
+  const durableCounters = new DatabaseCounterStore(database.db, now);
+  await durableCounters.sweep();
+  const usage = new UsageService(config.plans, fastCounters, durableCounters, clock, log);
   return {
     config,
     database,
     bus,
-    accounts: new AccountsService(new AccountsRepository(database.db), clock),
-    links: new LinksService(linksRepo, bus, clock, ownHostnames, clicks),
+    accounts: new AccountsService(new AccountsRepository(database.db), clock, config.plans),
+    links: new LinksService(linksRepo, bus, clock, ownHostnames, clicks, usage),
     redirects: new RedirectService(linksRepo, clicks, bus, clock),
     clicks,
+    usage,
     present: new LinkPresenter(config.baseUrl),
     async close() {
       await clicks.settle();
+      await redis?.close();
       await database.db.destroy();
     },
   };

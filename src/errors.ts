@@ -7,6 +7,8 @@ export class AppError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    /** Headers the answer must carry (Retry-After and the rate-limit headers of a 429). */
+    readonly headers: Record<string, string> = {},
   ) {
     super(message);
     this.name = 'AppError';

@@ -1,3 +1,7 @@
+import fs from 'node:fs';
+import { Type, type Static } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+
 export const TIERS = ['free', 'pro', 'builder', 'enterprise'] as const;
 export type Tier = (typeof TIERS)[number];
 
@@ -8,23 +12,28 @@ export const tierAtLeast = (tier: Tier, needed: Tier): boolean => TIERS.indexOf(
 
 export const tierLabel = (tier: Tier): string => tier[0]!.toUpperCase() + tier.slice(1);
 
-/** `null` means unlimited. */
-export interface PlanLimits {
-  apiAccess: boolean;
-  customSlugs: boolean;
-  requestsPerHour: number | null;
-  requestsPerMonth: number | null;
-  requestsPerMinute: number | null;
-  linksPerDay: number | null;
-  bulkRequestsPerHour: number | null;
-  trackedClicksPerMonth: number | null;
-  historyDays: number;
-  webhooks: number | null;
-  folders: number | null;
-}
+const Limit = Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]);
 
-/** The plans of spec section 8; limits a later feature does not enforce yet are still shown to the account. */
-export const PLANS: Record<Tier, PlanLimits> = {
+/** Every limit of a plan; `null` means unlimited. */
+export const PlanLimitsSchema = Type.Object({
+  apiAccess: Type.Boolean(),
+  customSlugs: Type.Boolean(),
+  requestsPerHour: Limit,
+  requestsPerMonth: Limit,
+  requestsPerMinute: Limit,
+  linksPerDay: Limit,
+  bulkRequestsPerHour: Limit,
+  trackedClicksPerMonth: Limit,
+  historyDays: Type.Integer({ minimum: 1 }),
+  webhooks: Limit,
+  folders: Limit,
+  domains: Limit,
+});
+export type PlanLimits = Static<typeof PlanLimitsSchema>;
+export type Plans = Record<Tier, PlanLimits>;
+
+/** The plans of spec section 8 (the defaults an operator's PLANS_FILE may override). */
+export const DEFAULT_PLANS: Plans = {
   free: {
     apiAccess: false,
     customSlugs: false,
@@ -37,6 +46,7 @@ export const PLANS: Record<Tier, PlanLimits> = {
     historyDays: 30,
     webhooks: 0,
     folders: 5,
+    domains: 0,
   },
   pro: {
     apiAccess: true,
@@ -50,6 +60,7 @@ export const PLANS: Record<Tier, PlanLimits> = {
     historyDays: 90,
     webhooks: 2,
     folders: null,
+    domains: 3,
   },
   builder: {
     apiAccess: true,
@@ -63,6 +74,7 @@ export const PLANS: Record<Tier, PlanLimits> = {
     historyDays: 365,
     webhooks: 10,
     folders: null,
+    domains: 10,
   },
   enterprise: {
     apiAccess: true,
@@ -76,5 +88,31 @@ export const PLANS: Record<Tier, PlanLimits> = {
     historyDays: 365,
     webhooks: null,
     folders: null,
+    domains: null,
   },
 };
+
+const PlansFileSchema = Type.Partial(
+  Type.Object(Object.fromEntries(TIERS.map((t) => [t, Type.Partial(PlanLimitsSchema, { additionalProperties: false })]))),
+  { additionalProperties: false },
+);
+
+/**
+ * Reads an operator's plans file: JSON like {"pro": {"requestsPerHour": 100}}; what it names replaces the
+ * default, the rest stays. Throws with a readable reason (the caller names the setting).
+ */
+export function loadPlans(file: string | null): Plans {
+  if (!file) return DEFAULT_PLANS;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new Error(`cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (!Value.Check(PlansFileSchema, parsed)) {
+    const first = [...Value.Errors(PlansFileSchema, parsed)][0];
+    throw new Error(`${file}: ${first ? `${first.path || '/'} ${first.message}` : 'not a plans object'}`);
+  }
+  const overrides = parsed as Partial<Record<Tier, Partial<PlanLimits>>>;
+  return Object.fromEntries(TIERS.map((t) => [t, { ...DEFAULT_PLANS[t], ...overrides[t] }])) as Plans;
+}

@@ -25,6 +25,7 @@ const Profile = Type.Object({
     historyDays: Type.Integer({ description: 'Days of analytics history' }),
     webhooks: Limit('Webhooks'),
     folders: Limit('Folders'),
+    domains: Limit('Custom domains'),
   }),
 });
 
@@ -36,7 +37,7 @@ const KeyInfo = Type.Object({
 
 const tags = ['account (B)'];
 // Every plan may manage its own account and keys; the API proper needs Pro (see docs/decisions.md).
-const config = { access: { auth: 'required', minTier: 'any' } } as const;
+const config = { surface: 'B', access: { auth: 'required', minTier: 'any' } } as const;
 
 /** Description B's account groups: /api/user and /api/keys. */
 export const accountRoutesB =
@@ -49,7 +50,7 @@ export const accountRoutesB =
     app.put(
       '/api/user/namespace',
       {
-        config: { access: { auth: 'required' } },
+        config: { surface: 'B', access: { auth: 'required' } },
         schema: {
           tags,
           summary: 'Claim a namespace (the prefix of custom-slug links)',

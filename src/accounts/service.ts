@@ -4,7 +4,7 @@ import { AppError, errors } from '../errors.js';
 import { newId } from '../ids.js';
 import { generateApiKey, hashApiKey, looksLikeApiKey } from './api-keys.js';
 import { namespaceCandidates, normalizeNamespace } from './namespace-rules.js';
-import { PLANS, TIERS, isTier, type PlanLimits, type Tier } from './plans.js';
+import { TIERS, isTier, type PlanLimits, type Plans, type Tier } from './plans.js';
 import type { AccountRow, AccountsRepository, ApiKeyRow } from './repository.js';
 
 /** Who is calling: resolved from the API key on every request, so a tier change applies at once. */
@@ -62,6 +62,7 @@ export class AccountsService {
   constructor(
     private readonly repo: AccountsRepository,
     private readonly clock: Clock,
+    private readonly plans: Plans,
   ) {}
 
   async createAccount(input: { email: string; tier: string }): Promise<Account & { apiKey: string }> {
@@ -109,11 +110,17 @@ export class AccountsService {
     return { accountId: account.id, email: account.email, tier: account.tier, namespace: account.namespace, keyId: row.key_id };
   }
 
+  /** The account acting without a key: the operator CLI works on an account's behalf this way. */
+  async callerFor(emailRaw: string): Promise<Caller> {
+    const account = toAccount(await this.requireByEmail(emailRaw));
+    return { accountId: account.id, email: account.email, tier: account.tier, namespace: account.namespace, keyId: 'operator' };
+  }
+
   async profile(accountId: string): Promise<Profile> {
     const row = await this.repo.findById(accountId);
     if (!row) throw new AppError(404, 'ACCOUNT_NOT_FOUND', 'Account not found');
     const account = toAccount(row);
-    return { ...account, limits: PLANS[account.tier] };
+    return { ...account, limits: this.plans[account.tier] };
   }
 
   async createKey(accountId: string): Promise<ApiKeyInfo & { apiKey: string }> {

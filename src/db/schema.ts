@@ -37,6 +37,13 @@ export interface LinksTable {
   active_from: string | null;
   created_at: string;
   updated_at: string;
+  import_key: string | null;
+}
+
+export interface UsageCountersTable {
+  key: string;
+  count: number;
+  expires_at: string;
 }
 
 export interface Database {
@@ -44,4 +51,5 @@ export interface Database {
   api_keys: ApiKeysTable;
   namespaces: NamespacesTable;
   links: LinksTable;
+  usage_counters: UsageCountersTable;
 }

@@ -1,20 +1,23 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AccountsService, Caller } from '../accounts/service.js';
 import { tierAtLeast, tierLabel, type Tier } from '../accounts/plans.js';
 import { errors } from '../errors.js';
+import { rateLimitHeaders, type UsageService } from '../usage/service.js';
 
 /**
  * Who may call a route. `required` routes need a valid key and, unless `minTier` says otherwise, a plan with
  * API access (Pro and above); `tierCode` names the 403 code a route family uses for "upgrade needed".
  */
 export type Access =
-  | { auth: 'required'; minTier?: Tier | 'any'; tierCode?: string }
+  | { auth: 'required'; minTier?: Tier | 'any'; tierCode?: string; bulk?: boolean }
   | { auth: 'optional' }
   | { auth: 'none' };
 
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: Access;
+    /** Which description a route belongs to; B routes answer a 429 in B's `{error, code}` body. */
+    surface?: 'A' | 'B';
   }
   interface FastifyRequest {
     caller: Caller | null;
@@ -39,13 +42,20 @@ export function callerOf(request: FastifyRequest): Caller {
  * routes without it (the redirect above all) pay nothing. onRequest runs before the body is parsed, so a
  * missing key is reported before a bad body.
  */
-export function registerAccess(app: FastifyInstance, accounts: AccountsService): void {
+export function registerAccess(app: FastifyInstance, accounts: AccountsService, usage: UsageService): void {
   app.decorateRequest('caller', null);
   app.addHook('onRoute', (route) => {
     const access = route.config?.access;
     if (!access || access.auth === 'none') return;
-    const resolveCaller = async (request: FastifyRequest) => {
-      request.caller = await resolve(accounts, access, bearerToken(request));
+    const resolveCaller = async (request: FastifyRequest, reply: FastifyReply) => {
+      const caller = await resolve(accounts, access, bearerToken(request));
+      request.caller = caller;
+      if (!caller) return;
+      const state = await usage.chargeRequest(caller, {
+        apiQuota: access.auth === 'required' && access.minTier !== 'any',
+        bulk: access.auth === 'required' && access.bulk === true,
+      });
+      if (state) reply.headers(rateLimitHeaders(state));
     };
     route.onRequest = [resolveCaller, ...[route.onRequest ?? []].flat()];
   });

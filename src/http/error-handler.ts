@@ -50,6 +50,11 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     const appError = toAppError(error);
     if (appError.status >= 500) request.log.error({ err: error }, 'request failed');
+    reply.headers(appError.headers);
+    // Description B's only documented error body is its rate-limit one: {error: <text>, code}.
+    if (appError.status === 429 && request.routeOptions.config?.surface === 'B') {
+      return reply.status(429).send({ error: appError.message, code: appError.code });
+    }
     return reply.status(appError.status).send({ error: true, message: appError.message, code: appError.code });
   });
   app.setNotFoundHandler((request, reply) =>

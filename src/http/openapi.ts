@@ -1,6 +1,6 @@
 import swagger from '@fastify/swagger';
 import type { FastifyInstance, RouteOptions } from 'fastify';
-import { errorResponses } from './schemas.js';
+import { ErrorBody, errorResponses, RateLimitBodyB } from './schemas.js';
 
 /**
  * Generates /openapi.yaml from the route schemas. Routes that need a key get the bearer scheme and the
@@ -22,7 +22,8 @@ export async function registerOpenApi(app: FastifyInstance, baseUrl: string): Pr
     const schema = (route.schema ??= {});
     const typed = schema as { security?: unknown; response?: Record<string, unknown> };
     typed.security = access.auth === 'required' ? [{ bearerAuth: [] }] : [{ bearerAuth: [] }, {}];
-    typed.response = { ...errorResponses(401, ...(access.auth === 'required' ? [403] : [])), ...typed.response };
+    const rateLimited = { 429: route.config?.surface === 'B' ? RateLimitBodyB : ErrorBody };
+    typed.response = { ...errorResponses(401, ...(access.auth === 'required' ? [403] : [])), ...rateLimited, ...typed.response };
   });
 
   await app.register(swagger, {

@@ -15,6 +15,12 @@ export const ErrorBody = Type.Object(
   { description: 'Error' },
 );
 
+/** Description B's rate-limit body. */
+export const RateLimitBodyB = Type.Object(
+  { error: Type.String({ description: 'Human readable' }), code: Type.String({ description: 'RATE_LIMITED' }) },
+  { description: 'Rate limit exceeded (see Retry-After and X-RateLimit-* headers)' },
+);
+
 export const errorResponses = (...statuses: number[]): Record<number, typeof ErrorBody> =>
   Object.fromEntries(statuses.map((status) => [status, ErrorBody]));
 

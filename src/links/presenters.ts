@@ -6,6 +6,10 @@ import type { CreatedLinkA, LinkB, LinkDetailsA } from './schemas.js';
 export class LinkPresenter {
   constructor(private readonly baseUrl: string) {}
 
+  fullPath(link: Link): string | null {
+    return fullPathOf(link);
+  }
+
   slugOf(link: Link): string {
     return fullPathOf(link) ?? link.code;
   }

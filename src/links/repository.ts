@@ -4,6 +4,8 @@ import type { Database, LinksTable } from '../db/schema.js';
 export type LinkRow = Selectable<LinksTable>;
 export type LinkPatch = Updateable<Pick<LinksTable, 'url' | 'max_clicks' | 'expires_at' | 'active_from' | 'updated_at'>>;
 
+const INSERT_CHUNK = 200;
+
 export type LinkKey = { code: string } | { namespace: string; slug: string };
 
 export class LinksRepository {
@@ -11,6 +13,35 @@ export class LinksRepository {
 
   async insert(row: LinkRow): Promise<void> {
     await this.db.insertInto('links').values(row).execute();
+  }
+
+  /** Inserts many rows at once; rows whose code or slug is already taken are skipped. Returns the inserted ids. */
+  async insertMany(rows: LinkRow[]): Promise<Set<string>> {
+    const inserted = new Set<string>();
+    for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+      const result = await this.db
+        .insertInto('links')
+        .values(rows.slice(i, i + INSERT_CHUNK))
+        .onConflict((oc) => oc.doNothing())
+        .returning('id')
+        .execute();
+      for (const r of result) inserted.add(r.id);
+    }
+    return inserted;
+  }
+
+  /** Which of these slugs the namespace already uses. */
+  async takenSlugs(namespace: string, slugs: string[]): Promise<Set<string>> {
+    if (slugs.length === 0) return new Set();
+    const rows = await this.db.selectFrom('links').select('slug').where('namespace', '=', namespace).where('slug', 'in', slugs).execute();
+    return new Set(rows.map((r) => r.slug!));
+  }
+
+  /** Links the account already made from these import rows, by import key. */
+  async byImportKeys(accountId: string, keys: string[]): Promise<Map<string, LinkRow>> {
+    if (keys.length === 0) return new Map();
+    const rows = await this.db.selectFrom('links').selectAll().where('account_id', '=', accountId).where('import_key', 'in', keys).execute();
+    return new Map(rows.map((r) => [r.import_key!, r]));
   }
 
   find(key: LinkKey): Promise<LinkRow | undefined> {

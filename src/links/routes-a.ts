@@ -9,7 +9,7 @@ import type { LinksService } from './service.js';
 import { destinationOf } from './base64-destination.js';
 
 const tags = ['links (A)'];
-const config = { access: { auth: 'required' } } as const;
+const config = { surface: 'A', access: { auth: 'required' } } as const;
 
 /** Description A: /api/v1/links. */
 export const linkRoutesA =

@@ -9,7 +9,7 @@ import {
 import type { LinksService } from './service.js';
 
 const tags = ['links (B)'];
-const config = { access: { auth: 'required' } } as const;
+const config = { surface: 'B', access: { auth: 'required' } } as const;
 
 /** Description B: /api/createShort and the /api/links group. */
 export const linkRoutesB =

@@ -1,21 +1,13 @@
 import type { Caller } from '../accounts/service.js';
-import { tierAtLeast } from '../accounts/plans.js';
 import type { Clock } from '../clock.js';
-import { isUniqueViolation } from '../db/database.js';
-import { AppError, errors } from '../errors.js';
+import { errors } from '../errors.js';
 import type { EventBus } from '../events/bus.js';
-import { newId, randomBase62 } from '../ids.js';
+import type { UsageService } from '../usage/service.js';
+import { LinkCreator, type BulkOptions, type BulkOutcome } from './creator.js';
+import type { CreateLinkInput } from './drafts.js';
 import { toLink, type Link } from './link.js';
-import type { LinkPatch, LinkRow, LinksRepository } from './repository.js';
-import { checkDestination, checkMaxClicks, checkSchedule, checkSlug, parseShortPath } from './rules.js';
-
-export interface CreateLinkInput {
-  url: unknown;
-  customSlug?: string;
-  expiresAt?: string;
-  maxClicks?: number;
-  activeFrom?: string;
-}
+import type { LinkPatch, LinksRepository } from './repository.js';
+import { checkDestination, checkMaxClicks, checkSchedule, parseShortPath } from './rules.js';
 
 /** Only the fields present change; null clears expiresAt, maxClicks or activeFrom. */
 export interface UpdateLinkInput {
@@ -32,8 +24,6 @@ export interface LinkPage {
   hasMore: boolean;
 }
 
-const CODE_ATTEMPTS = 8;
-
 export class LinksService {
   constructor(
     private readonly repo: LinksRepository,
@@ -42,52 +32,19 @@ export class LinksService {
     private readonly ownHostnames: ReadonlySet<string>,
     /** Clicks counted off the redirect path; reads of a count wait for them. */
     private readonly pendingClicks: { settle(): Promise<void> },
-  ) {}
+    usage: UsageService,
+  ) {
+    this.creator = new LinkCreator(repo, bus, usage, clock, ownHostnames);
+  }
 
-  async create(caller: Caller, input: CreateLinkInput): Promise<Link> {
-    const url = checkDestination(input.url, this.ownHostnames);
-    const slug = input.customSlug === undefined ? null : checkSlug(input.customSlug);
-    if (slug !== null && !tierAtLeast(caller.tier, 'pro')) throw errors.premiumRequired();
-    if (slug !== null && !caller.namespace) {
-      throw new AppError(400, 'NAMESPACE_REQUIRED', 'Claim a namespace before creating custom slugs');
-    }
-    const maxClicks = input.maxClicks === undefined ? null : checkMaxClicks(input.maxClicks);
-    const now = this.clock.now();
-    const schedule = checkSchedule(
-      { expiresAt: input.expiresAt ?? null, activeFrom: input.activeFrom ?? null },
-      { expiresAt: true, activeFrom: true },
-      now,
-    );
-    const namespace = slug === null ? null : caller.namespace;
-    if (namespace && slug && (await this.repo.find({ namespace, slug }))) throw errors.slugTaken();
+  private readonly creator: LinkCreator;
 
-    for (let attempt = 0; attempt < CODE_ATTEMPTS; attempt++) {
-      const row: LinkRow = {
-        id: newId('lnk'),
-        account_id: caller.accountId,
-        code: randomBase62(6),
-        namespace,
-        slug,
-        url,
-        clicks: 0,
-        max_clicks: maxClicks,
-        expires_at: schedule.expiresAt,
-        active_from: schedule.activeFrom,
-        created_at: now.toISOString(),
-        updated_at: now.toISOString(),
-      };
-      try {
-        await this.repo.insert(row);
-      } catch (error) {
-        if (!isUniqueViolation(error)) throw error;
-        if (namespace && slug && (await this.repo.find({ namespace, slug }))) throw errors.slugTaken();
-        continue; // the random code collided; draw another
-      }
-      const link = toLink(row);
-      this.bus.emit('link.created', { link });
-      return link;
-    }
-    throw new AppError(503, 'CODE_SPACE_BUSY', 'Could not allocate a short code; try again');
+  create(caller: Caller, input: CreateLinkInput): Promise<Link> {
+    return this.creator.createOne(caller, input);
+  }
+
+  createMany(caller: Caller, urls: unknown, options: BulkOptions): Promise<BulkOutcome[]> {
+    return this.creator.createMany(caller, urls, options);
   }
 
   /** The caller's own link by code or `<prefix>/<slug>`; someone else's link is refused, never shown. */

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import type { Clock } from '../../src/clock.js';
 import { loadConfig, type Config } from '../../src/config.js';
@@ -56,6 +57,8 @@ export async function startApp(env: Record<string, string> = {}): Promise<TestAp
     BASE_URL: 'http://snip.test',
     DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
+    // Suites that are not about rate limits run unmetered; the rate-limit suite passes its own PLANS_FILE.
+    PLANS_FILE: path.join(import.meta.dirname, '..', 'fixtures', 'plans-unmetered.json'),
     ...(testDatabaseUrl ? { DATABASE_URL: testDatabaseUrl } : {}),
     ...env,
   });
@@ -87,6 +90,85 @@ export async function startApp(env: Record<string, string> = {}): Promise<TestAp
         await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
         await client.end();
       }
+    },
+  };
+}
+
+/** The app of one describe block (see `useTestApp`), with the accounts the block asks for up front. */
+export interface BlockApp extends TestApp {
+  /**
+   * An account of `tier` (default pro), created right after the block's app starts, in the order asked for. Call it
+   * in the describe body; read the account's fields inside hooks and tests.
+   */
+  user(tier?: string): TestUser;
+}
+
+/**
+ * Registers a beforeAll that starts a fresh app (`startApp(env)`) for the enclosing describe block and an afterAll
+ * that closes it, and answers an object that stands for that app. Its properties can be read once the block's
+ * beforeAll has run, that is inside hooks and tests; the block's own beforeAll hooks run after this one.
+ */
+export function useTestApp(env: Record<string, string> = {}): BlockApp {
+  let started: TestApp | undefined;
+  const accounts: Array<{ tier: string; account?: TestUser }> = [];
+  const current = (): TestApp => {
+    if (!started) throw new Error('the block app starts in beforeAll: use it inside hooks and tests');
+    return started;
+  };
+
+  beforeAll(async () => {
+    started = await startApp(env);
+    for (const entry of accounts) entry.account = await started.createUser(entry.tier);
+  });
+  afterAll(async () => {
+    await started?.close();
+    started = undefined;
+  });
+
+  return {
+    get app() {
+      return current().app;
+    },
+    get core() {
+      return current().core;
+    },
+    get config() {
+      return current().config;
+    },
+    get clock() {
+      return current().clock;
+    },
+    get baseUrl() {
+      return current().baseUrl;
+    },
+    createUser: (tier, email) => current().createUser(tier, email),
+    as: (user, options) => current().as(user, options),
+    close: () => current().close(),
+    user(tier = 'pro') {
+      if (started) throw new Error('ask for block accounts in the describe body, before its app starts');
+      const entry: { tier: string; account?: TestUser } = { tier };
+      accounts.push(entry);
+      const account = (): TestUser => {
+        if (!entry.account) throw new Error(`the block's ${tier} account is created in beforeAll: use it inside hooks and tests`);
+        return entry.account;
+      };
+      return {
+        get id() {
+          return account().id;
+        },
+        get email() {
+          return account().email;
+        },
+        get tier() {
+          return account().tier;
+        },
+        get namespace() {
+          return account().namespace;
+        },
+        get apiKey() {
+          return account().apiKey;
+        },
+      };
     },
   };
 }

@@ -1,0 +1,75 @@
+import type { Caller } from '../accounts/service.js';
+import { tierAtLeast } from '../accounts/plans.js';
+import { AppError, errors } from '../errors.js';
+import { destinationOf } from './base64-destination.js';
+import { checkDestination, checkMaxClicks, checkSchedule, checkSlug } from './rules.js';
+
+export interface CreateLinkInput {
+  url: unknown;
+  customSlug?: string;
+  expiresAt?: string;
+  maxClicks?: number;
+  activeFrom?: string;
+}
+
+/** A link that passed every rule and waits for its id and code. */
+export interface LinkDraft {
+  accountId: string;
+  namespace: string | null;
+  slug: string | null;
+  url: string;
+  maxClicks: number | null;
+  expiresAt: string | null;
+  activeFrom: string | null;
+}
+
+/** Applies the rules of a new link (spec 2.1) for the caller; throws the first rule broken. */
+export function draftLink(caller: Caller, input: CreateLinkInput, now: Date, ownHostnames: ReadonlySet<string>): LinkDraft {
+  const url = checkDestination(input.url, ownHostnames);
+  const slug = input.customSlug === undefined ? null : checkSlug(input.customSlug);
+  if (slug !== null && !tierAtLeast(caller.tier, 'pro')) throw errors.premiumRequired();
+  if (slug !== null && !caller.namespace) {
+    throw new AppError(400, 'NAMESPACE_REQUIRED', 'Claim a namespace before creating custom slugs');
+  }
+  const maxClicks = input.maxClicks === undefined ? null : checkMaxClicks(input.maxClicks);
+  const schedule = checkSchedule(
+    { expiresAt: input.expiresAt ?? null, activeFrom: input.activeFrom ?? null },
+    { expiresAt: true, activeFrom: true },
+    now,
+  );
+  return {
+    accountId: caller.accountId,
+    namespace: slug === null ? null : caller.namespace,
+    slug,
+    url,
+    maxClicks,
+    ...schedule,
+  };
+}
+
+const optional = <T>(value: unknown, check: (v: unknown) => v is T, code: string, what: string): T | undefined => {
+  if (value === undefined || value === null) return undefined;
+  if (!check(value)) throw new AppError(400, code, what);
+  return value;
+};
+const isString = (v: unknown): v is string => typeof v === 'string';
+const isNumber = (v: unknown): v is number => typeof v === 'number';
+
+/**
+ * One item of a bulk request, as sent: items are checked one by one (spec 2.6), so their shapes are checked
+ * here rather than by the route schema, which would fail the whole request.
+ */
+export function bulkItemInput(raw: unknown): CreateLinkInput {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    throw new AppError(400, 'INVALID_ITEM', 'Each item must be an object with a url');
+  }
+  const item = raw as Record<string, unknown>;
+  const long = optional(item.long, isString, 'INVALID_BASE64', 'long must be a Base64 string');
+  return {
+    url: item.url === undefined || item.url === null ? destinationOf({ long }) : item.url,
+    customSlug: optional(item.customSlug, isString, 'INVALID_SLUG', 'customSlug must be a string'),
+    expiresAt: optional(item.expiresAt, isString, 'INVALID_EXPIRES_AT', 'expiresAt must be an ISO 8601 date-time'),
+    maxClicks: optional(item.maxClicks, isNumber, 'INVALID_MAX_CLICKS', 'maxClicks must be an integer of at least 1'),
+    activeFrom: optional(item.activeFrom, isString, 'INVALID_ACTIVE_FROM', 'activeFrom must be an ISO 8601 date-time'),
+  };
+}

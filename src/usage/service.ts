@@ -1,0 +1,127 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Caller } from '../accounts/service.js';
+import type { Plans } from '../accounts/plans.js';
+import type { Clock } from '../clock.js';
+import { AppError } from '../errors.js';
+import type { Charge, CounterStore } from './counters.js';
+import { COUNTED_LIMITS, periodAt, type CountedLimit } from './windows.js';
+
+/** Where one counted limit stands for the caller after a request. */
+export interface LimitState {
+  name: CountedLimit;
+  limit: number;
+  remaining: number;
+  resetAtMs: number;
+}
+
+export interface RequestKind {
+  /** Counts against Description A's hourly and monthly API quotas (routes that need API access). */
+  apiQuota: boolean;
+  /** Counts against the bulk requests per hour. */
+  bulk: boolean;
+}
+
+export function rateLimitHeaders(state: LimitState): Record<string, string> {
+  return {
+    'x-ratelimit-limit': String(state.limit),
+    'x-ratelimit-remaining': String(Math.max(0, state.remaining)),
+    'x-ratelimit-reset': String(Math.ceil(state.resetAtMs / 1000)),
+  };
+}
+
+const LABELS: Record<CountedLimit, string> = {
+  requestsPerMinute: 'requests per minute',
+  requestsPerHour: 'requests per hour',
+  requestsPerMonth: 'requests per month',
+  bulkRequestsPerHour: 'bulk requests per hour',
+  linksPerDay: 'links per day',
+};
+
+/**
+ * The plan's counted limits (spec 8.1 and 8.2, which measure different things and so both apply). Every
+ * charge is all or nothing: a refused request counts against nothing.
+ */
+export class UsageService {
+  constructor(
+    private readonly plans: Plans,
+    private readonly fast: CounterStore,
+    private readonly durable: CounterStore,
+    private readonly clock: Clock,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  /** Charges one API request; returns the window closest to running out (null when nothing is limited). */
+  async chargeRequest(caller: Caller, kind: RequestKind): Promise<LimitState | null> {
+    const names: CountedLimit[] = ['requestsPerMinute'];
+    if (kind.apiQuota) names.push('requestsPerHour', 'requestsPerMonth');
+    if (kind.bulk) names.push('bulkRequestsPerHour');
+    return this.charge(caller, names, 1);
+  }
+
+  /** Charges `count` new links against the daily link limit; the returned function gives them back. */
+  async chargeLinks(caller: Caller, count: number): Promise<() => Promise<void>> {
+    if (count <= 0) return async () => {};
+    const charges = this.chargesFor(caller, ['linksPerDay'], count);
+    await this.charge(caller, ['linksPerDay'], count);
+    return () => this.fast.refund(charges.map((c) => c.charge));
+  }
+
+  private chargesFor(caller: Caller, names: CountedLimit[], amount: number) {
+    const now = this.clock.now().getTime();
+    const plan = this.plans[caller.tier];
+    return names.flatMap((name) => {
+      const limit = plan[name];
+      if (limit === null) return [];
+      const { period, durable } = COUNTED_LIMITS[name];
+      const { startMs, endMs } = periodAt(period, now);
+      const charge: Charge = { key: `usage:${caller.accountId}:${name}:${startMs}`, limit, amount, resetAtMs: endMs };
+      return [{ name, durable, charge }];
+    });
+  }
+
+  private async charge(caller: Caller, names: CountedLimit[], amount: number): Promise<LimitState | null> {
+    const planned = this.chargesFor(caller, names, amount);
+    if (planned.length === 0) return null;
+    const fast = planned.filter((p) => !p.durable);
+    const durable = planned.filter((p) => p.durable);
+
+    const fastResult = await this.tryCharge(this.fast, fast.map((p) => p.charge));
+    if (!fastResult.allowed) throw this.refusal(fast, fastResult.counts, amount);
+    const durableResult = await this.tryCharge(this.durable, durable.map((p) => p.charge));
+    if (!durableResult.allowed) {
+      await this.fast.refund(fast.map((p) => p.charge));
+      throw this.refusal(durable, durableResult.counts, amount);
+    }
+    const counts = [...fastResult.counts, ...durableResult.counts];
+    const states = [...fast, ...durable].map((p, i) => this.state(p.name, p.charge, counts[i] ?? 0));
+    // The window closest to running out: least remaining; on a tie, the one that resets last.
+    return states.reduce((a, b) => (b.remaining < a.remaining || (b.remaining === a.remaining && b.resetAtMs > a.resetAtMs) ? b : a));
+  }
+
+  /** A counter store that cannot be reached does not take the API down with it: the request is let through. */
+  private async tryCharge(store: CounterStore, charges: Charge[]) {
+    if (charges.length === 0) return { allowed: true, counts: [] as number[] };
+    try {
+      return await store.charge(charges);
+    } catch (error) {
+      this.log.error({ err: error }, 'rate-limit counters unavailable; request admitted uncounted');
+      return { allowed: true, counts: charges.map(() => 0) };
+    }
+  }
+
+  private state(name: CountedLimit, charge: Charge, count: number): LimitState {
+    return { name, limit: charge.limit, remaining: charge.limit - count, resetAtMs: charge.resetAtMs };
+  }
+
+  private refusal(planned: { name: CountedLimit; charge: Charge }[], counts: number[], amount: number): AppError {
+    const exceeded = planned
+      .map((p, i) => this.state(p.name, p.charge, counts[i] ?? 0))
+      .filter((s, i) => (counts[i] ?? 0) + amount > planned[i]!.charge.limit)
+      .reduce((a, b) => (b.resetAtMs > a.resetAtMs ? b : a));
+    const retryAfter = Math.max(1, Math.ceil((exceeded.resetAtMs - this.clock.now().getTime()) / 1000));
+    return new AppError(429, 'RATE_LIMITED', `Rate limit exceeded: ${exceeded.limit} ${LABELS[exceeded.name]}`, {
+      ...rateLimitHeaders({ ...exceeded, remaining: Math.max(0, exceeded.remaining) }),
+      'retry-after': String(retryAfter),
+    });
+  }
+}
