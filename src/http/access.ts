@@ -21,6 +21,8 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     caller: Caller | null;
+    /** Gives back this request's rate-limit charge; called when the request ends refused by a 429. */
+    refundUsage: (() => Promise<void>) | null;
   }
 }
 
@@ -44,6 +46,7 @@ export function callerOf(request: FastifyRequest): Caller {
  */
 export function registerAccess(app: FastifyInstance, accounts: AccountsService, usage: UsageService): void {
   app.decorateRequest('caller', null);
+  app.decorateRequest('refundUsage', null);
   app.addHook('onRoute', (route) => {
     const access = route.config?.access;
     if (!access || access.auth === 'none') return;
@@ -51,10 +54,11 @@ export function registerAccess(app: FastifyInstance, accounts: AccountsService, 
       const caller = await resolve(accounts, access, bearerToken(request));
       request.caller = caller;
       if (!caller) return;
-      const state = await usage.chargeRequest(caller, {
+      const { state, refund } = await usage.chargeRequest(caller, {
         apiQuota: access.auth === 'required' && access.minTier !== 'any',
         bulk: access.auth === 'required' && access.bulk === true,
       });
+      request.refundUsage = refund;
       if (state) reply.headers(rateLimitHeaders(state));
     };
     route.onRequest = [resolveCaller, ...[route.onRequest ?? []].flat()];

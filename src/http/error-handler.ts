@@ -47,9 +47,11 @@ export function toAppError(error: FastifyError | AppError | Error): AppError {
 }
 
 export function registerErrorHandling(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+  app.setErrorHandler(async (error: FastifyError | AppError, request, reply) => {
     const appError = toAppError(error);
     if (appError.status >= 500) request.log.error({ err: error }, 'request failed');
+    // A request refused for a limit (the daily link limit, checked after the request was counted) costs nothing.
+    if (appError.status === 429) await request.refundUsage?.();
     reply.headers(appError.headers);
     // Description B's only documented error body is its rate-limit one: {error: <text>, code}.
     if (appError.status === 429 && request.routeOptions.config?.surface === 'B') {

@@ -50,8 +50,11 @@ export class UsageService {
     private readonly log: FastifyBaseLogger,
   ) {}
 
-  /** Charges one API request; returns the window closest to running out (null when nothing is limited). */
-  async chargeRequest(caller: Caller, kind: RequestKind): Promise<LimitState | null> {
+  /**
+   * Charges one API request. Returns the window closest to running out (null when nothing is limited) and a
+   * refund, for a request that is refused later on (a 429 from the daily link limit must cost nothing).
+   */
+  async chargeRequest(caller: Caller, kind: RequestKind): Promise<{ state: LimitState | null; refund: () => Promise<void> }> {
     const names: CountedLimit[] = ['requestsPerMinute'];
     if (kind.apiQuota) names.push('requestsPerHour', 'requestsPerMonth');
     if (kind.bulk) names.push('bulkRequestsPerHour');
@@ -61,9 +64,7 @@ export class UsageService {
   /** Charges `count` new links against the daily link limit; the returned function gives them back. */
   async chargeLinks(caller: Caller, count: number): Promise<() => Promise<void>> {
     if (count <= 0) return async () => {};
-    const charges = this.chargesFor(caller, ['linksPerDay'], count);
-    await this.charge(caller, ['linksPerDay'], count);
-    return () => this.fast.refund(charges.map((c) => c.charge));
+    return (await this.charge(caller, ['linksPerDay'], count)).refund;
   }
 
   private chargesFor(caller: Caller, names: CountedLimit[], amount: number) {
@@ -79,9 +80,13 @@ export class UsageService {
     });
   }
 
-  private async charge(caller: Caller, names: CountedLimit[], amount: number): Promise<LimitState | null> {
+  private async charge(
+    caller: Caller,
+    names: CountedLimit[],
+    amount: number,
+  ): Promise<{ state: LimitState | null; refund: () => Promise<void> }> {
     const planned = this.chargesFor(caller, names, amount);
-    if (planned.length === 0) return null;
+    if (planned.length === 0) return { state: null, refund: async () => {} };
     const fast = planned.filter((p) => !p.durable);
     const durable = planned.filter((p) => p.durable);
 
@@ -95,7 +100,12 @@ export class UsageService {
     const counts = [...fastResult.counts, ...durableResult.counts];
     const states = [...fast, ...durable].map((p, i) => this.state(p.name, p.charge, counts[i] ?? 0));
     // The window closest to running out: least remaining; on a tie, the one that resets last.
-    return states.reduce((a, b) => (b.remaining < a.remaining || (b.remaining === a.remaining && b.resetAtMs > a.resetAtMs) ? b : a));
+    const state = states.reduce((a, b) => (b.remaining < a.remaining || (b.remaining === a.remaining && b.resetAtMs > a.resetAtMs) ? b : a));
+    const refund = async () => {
+      await this.fast.refund(fast.map((p) => p.charge));
+      await this.durable.refund(durable.map((p) => p.charge));
+    };
+    return { state, refund };
   }
 
   /** A counter store that cannot be reached does not take the API down with it: the request is let through. */
