@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dialectName, startApp, type TestApp, type TestUser } from './helpers/app.js';
+import { describe, expect, it } from 'vitest';
+import { dialectName, useTestApp, type TestUser } from './helpers/app.js';
+import { expectError } from './helpers/api-errors.js';
 
 interface KeyInfo {
   id: string;
@@ -26,17 +27,8 @@ const sha256 = (text: string): string => createHash('sha256').update(text).diges
 const unique = (base: string): string => `${base}-${randomBytes(3).toString('hex')}`;
 
 describe(`Description B account groups (${dialectName})`, () => {
-  let t: TestApp;
+  const t = useTestApp();
 
-  beforeAll(async () => {
-    t = await startApp();
-  });
-  afterAll(() => t.close());
-
-  const expectError = (res: { statusCode: number; json<T>(): T; body: string }, status: number, code: string) => {
-    expect(res.statusCode, res.body).toBe(status);
-    expect(res.json()).toEqual({ error: true, code, message: expect.any(String) });
-  };
   const profileOf = async (key: TestUser | string): Promise<Profile> => {
     const res = await t.as(key, { method: 'GET', url: '/api/user' });
     expect(res.statusCode, res.body).toBe(200);

@@ -1,6 +1,9 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_PLANS } from '../src/accounts/plans.js';
 import { ConfigError, loadConfig } from '../src/config.js';
+
+const fixture = (name: string) => path.join(import.meta.dirname, 'fixtures', name);
 
 /** loadConfig reads only the environment it is given, so each case passes its own. */
 describe('loadConfig', () => {
@@ -15,12 +18,14 @@ describe('loadConfig', () => {
       trustProxy: false,
       redirectStatus: 302,
       logLevel: 'info',
+      redisUrl: null,
+      plans: DEFAULT_PLANS,
     });
     expect(path.isAbsolute(config.dataDir)).toBe(true);
   });
 
   it('treats empty values as unset', () => {
-    const config = loadConfig({ PORT: '', HOST: '', BASE_URL: '', DATA_DIR: '', DATABASE_URL: '', TRUST_PROXY: '', REDIRECT_STATUS: '', LOG_LEVEL: '' });
+    const config = loadConfig({ PORT: '', HOST: '', BASE_URL: '', DATA_DIR: '', DATABASE_URL: '', TRUST_PROXY: '', REDIRECT_STATUS: '', LOG_LEVEL: '', REDIS_URL: '', PLANS_FILE: '' });
     expect(config).toEqual(loadConfig({}));
   });
 
@@ -38,6 +43,8 @@ describe('loadConfig', () => {
       TRUST_PROXY: 'true',
       REDIRECT_STATUS: '301',
       LOG_LEVEL: 'warn',
+      REDIS_URL: 'redis://cache:6379/2',
+      PLANS_FILE: fixture('plans-unmetered.json'),
     });
     expect(config).toEqual({
       port: 4000,
@@ -48,6 +55,8 @@ describe('loadConfig', () => {
       trustProxy: true,
       redirectStatus: 301,
       logLevel: 'warn',
+      redisUrl: 'redis://cache:6379/2',
+      plans: { ...DEFAULT_PLANS, pro: { ...DEFAULT_PLANS.pro, requestsPerHour: null, requestsPerMonth: null, requestsPerMinute: null, linksPerDay: null, bulkRequestsPerHour: null }, builder: expect.objectContaining({ requestsPerHour: null, webhooks: 10 }), free: expect.objectContaining({ linksPerDay: null, folders: 5 }) },
     });
   });
 
@@ -93,6 +102,11 @@ describe('loadConfig', () => {
     ['REDIRECT_STATUS', '404'],
     ['REDIRECT_STATUS', 'found'],
     ['LOG_LEVEL', 'verbose'],
+    ['REDIS_URL', 'http://cache:6379'],
+    ['PLANS_FILE', '/nonexistent/plans.json'],
+    ['PLANS_FILE', fixture('bad-plans-negative.json')],
+    ['PLANS_FILE', fixture('bad-plans-unknown-tier.json')],
+    ['PLANS_FILE', fixture('bad-plans-syntax.json')],
   ])('rejects %s=%j with a ConfigError naming the variable', (name, value) => {
     let thrown: unknown;
     try {

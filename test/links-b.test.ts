@@ -1,37 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dialectName, startApp, type TestApp, type TestUser } from './helpers/app.js';
-
-interface ErrorBody {
-  error: boolean;
-  message: string;
-  code: string;
-}
+import type { LightMyRequestResponse } from 'fastify';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { dialectName, useTestApp, type TestApp } from './helpers/app.js';
+import { expectError } from './helpers/api-errors.js';
+import {
+  expectRefusedToCreate, linkApi, LINKS_B, REFUSED_CHANGES, REFUSED_NEW_LINKS, type Caller, type LinkApi, type LinkB, type RefusedBody,
+} from './helpers/links.js';
 
 interface CreateShortResult {
   shortUrl: string;
   url: string;
-}
-
-interface LinkB {
-  id: string;
-  shortUrl: string;
-  url: string;
-  shortCode: string;
-  fullPath: string | null;
-  namespace: string | null;
-  long: string;
-  clicks: number;
-  created: string;
-  updated: string;
-  expiresAt: string | null;
-  maxClicks: number | null;
-  activeFrom: string | null;
-  isCustom: boolean;
-}
-
-interface ListB {
-  links: LinkB[];
-  pagination: { limit: number; offset: number; hasMore: boolean };
 }
 
 const LINK_B_KEYS = [
@@ -41,45 +18,17 @@ const LINK_B_KEYS = [
 
 const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
 const b64url = (text: string) => Buffer.from(text, 'utf8').toString('base64url');
-const errorBody = (code: string) => ({ error: true, code, message: expect.any(String) });
 
-function clientB(t: () => TestApp) {
-  const createShort = (user: TestUser | string | null, body: unknown) =>
-    t().as(user, { method: 'POST', url: '/api/createShort', payload: body as object });
-  const post = (user: TestUser | string | null, body: unknown) =>
-    t().as(user, { method: 'POST', url: '/api/links', payload: body as object });
-  const create = async (user: TestUser, body: Record<string, unknown>): Promise<LinkB> => {
-    const res = await post(user, body);
-    expect(res.statusCode, res.body).toBe(201);
-    return res.json();
-  };
-  const list = (user: TestUser | string | null, query = '') => t().as(user, { method: 'GET', url: `/api/links${query}` });
-  const listAll = async (user: TestUser): Promise<LinkB[]> => {
-    const res = await list(user, '?limit=100');
-    expect(res.statusCode).toBe(200);
-    return res.json<ListB>().links;
-  };
-  const get = (user: TestUser | string | null, shortPath: string) =>
-    t().as(user, { method: 'GET', url: `/api/links/${encodeURIComponent(shortPath)}` });
-  const patch = (user: TestUser | string | null, shortPath: string, body: unknown) =>
-    t().as(user, { method: 'PATCH', url: `/api/links/${encodeURIComponent(shortPath)}`, payload: body as object });
-  const del = (user: TestUser | string | null, shortPath: string) =>
-    t().as(user, { method: 'DELETE', url: `/api/links/${encodeURIComponent(shortPath)}` });
-  const visit = (path: string) => t().app.inject({ method: 'GET', url: `/${path}` });
-  const inFuture = (ms: number) => new Date(t().clock.now().getTime() + ms).toISOString();
-  return { createShort, post, create, list, listAll, get, patch, del, visit, inFuture };
+/** Description B's link routes on one test app, plus POST /api/createShort. */
+function clientB(t: TestApp): LinkApi<LinkB, LinkB> & { createShort(user: Caller, body: object): Promise<LightMyRequestResponse> } {
+  const createShort = (user: Caller, body: object) => t.as(user, { method: 'POST', url: '/api/createShort', payload: body });
+  return { ...linkApi<LinkB, LinkB>(t, LINKS_B), createShort };
 }
 
 describe(`Description B: POST /api/createShort (${dialectName})`, () => {
-  let t: TestApp;
-  let user: TestUser;
-  const api = clientB(() => t);
-
-  beforeAll(async () => {
-    t = await startApp();
-    user = await t.createUser('pro');
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
+  const user = t.user('pro');
+  const api = clientB(t);
 
   it('answers 201 with exactly {shortUrl: <6-character code>, url: <full short URL>}', async () => {
     const res = await api.createShort(user, { long: b64('https://example.com/b/page?x=1') });
@@ -142,25 +91,18 @@ describe(`Description B: POST /api/createShort (${dialectName})`, () => {
     [{ long: b64('ftp://example.com/file') }, 'INVALID_URL'],
     [{ long: b64('http://snip.test/abcdef') }, 'INVALID_URL'],
   ])('refuses %j with 400 %s and creates nothing', async (body, code) => {
-    const before = (await api.listAll(user)).length;
-    const res = await api.createShort(user, body);
-    expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual(errorBody(code));
-    expect((await api.listAll(user)).length).toBe(before);
+    await expectRefusedToCreate(api, user, () => api.createShort(user, body), 400, code);
   });
 
   it('needs a valid key on a Pro-or-higher account', async () => {
     const body = { long: b64('https://example.com/auth') };
     const none = await api.createShort(null, body);
-    expect(none.statusCode).toBe(401);
-    expect(none.json()).toEqual(errorBody('API_KEY_REQUIRED'));
+    expectError(none, 401, 'API_KEY_REQUIRED');
     const bad = await api.createShort('snip_notarealkeynotarealkeynotarealkey', body);
-    expect(bad.statusCode).toBe(401);
-    expect(bad.json()).toEqual(errorBody('INVALID_API_KEY'));
+    expectError(bad, 401, 'INVALID_API_KEY');
     const free = await t.createUser('free');
     const refused = await api.createShort(free, body);
-    expect(refused.statusCode).toBe(403);
-    expect(refused.json()).toEqual(errorBody('TIER_REQUIRED'));
+    expectError(refused, 403, 'TIER_REQUIRED');
     await t.core.accounts.setTier(free.email, 'pro');
     expect(await api.listAll(free)).toEqual([]);
   });
@@ -172,21 +114,14 @@ describe(`Description B: POST /api/createShort (${dialectName})`, () => {
       headers: { 'content-type': 'application/json' },
       payload: '{"long": "aHR0cHM6Ly9leGFtcGxlLmNvbQ=="',
     });
-    expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual(errorBody('INVALID_JSON'));
+    expectError(res, 400, 'INVALID_JSON');
   });
 });
 
 describe(`Description B: POST /api/links (${dialectName})`, () => {
-  let t: TestApp;
-  let user: TestUser;
-  const api = clientB(() => t);
-
-  beforeAll(async () => {
-    t = await startApp();
-    user = await t.createUser('pro');
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
+  const user = t.user('pro');
+  const api = clientB(t);
 
   it('creates from a plain url and answers 201 with the B link shape', async () => {
     const res = await api.post(user, { url: 'https://example.com/b-plain' });
@@ -249,75 +184,49 @@ describe(`Description B: POST /api/links (${dialectName})`, () => {
     expect((await api.visit(body.shortCode)).headers.location).toBe('https://example.com/b-full');
   });
 
-  it.each([
-    [{}, 'MISSING_URL'],
-    [{ url: '' }, 'MISSING_URL'],
+  it.each<RefusedBody>([
+    ...REFUSED_NEW_LINKS,
     [{ long: '' }, 'MISSING_URL'],
-    [{ url: 'not a url' }, 'INVALID_URL'],
-    [{ url: 'javascript:alert(1)' }, 'INVALID_URL'],
-    [{ url: 'http://snip.test/abcdef' }, 'INVALID_URL'],
     [{ long: 'not base64!' }, 'INVALID_BASE64'],
     [{ long: b64('hello') }, 'INVALID_URL'],
     [{ long: b64('javascript:alert(1)') }, 'INVALID_URL'],
-    [{ url: 'https://example.com', customSlug: 'ab' }, 'INVALID_SLUG'],
-    [{ url: 'https://example.com', customSlug: 'bad_slug!' }, 'INVALID_SLUG'],
-    [{ url: 'https://example.com', maxClicks: 0 }, 'INVALID_MAX_CLICKS'],
-    [{ url: 'https://example.com', expiresAt: 'next week' }, 'INVALID_EXPIRES_AT'],
-    [{ url: 'https://example.com', expiresAt: '2020-01-01T00:00:00Z' }, 'EXPIRES_AT_IN_PAST'],
-    [{ url: 'https://example.com', activeFrom: '2020-01-01T00:00:00Z' }, 'ACTIVE_FROM_IN_PAST'],
-    [{ url: 'https://example.com', activeFrom: '2099-01-02T00:00:00Z', expiresAt: '2099-01-01T00:00:00Z' }, 'EXPIRES_BEFORE_ACTIVE'],
   ])('refuses %j with 400 %s and creates nothing', async (body, code) => {
-    const before = (await api.listAll(user)).length;
-    const res = await api.post(user, body);
-    expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual(errorBody(code));
-    expect((await api.listAll(user)).length).toBe(before);
+    await expectRefusedToCreate(api, user, () => api.post(user, body), 400, code);
   });
 
   it('answers 409 SLUG_TAKEN for a slug already used in the namespace', async () => {
     await api.create(user, { url: 'https://example.com/first', customSlug: 'b-dup' });
-    const before = (await api.listAll(user)).length;
-    const res = await api.post(user, { url: 'https://example.com/second', customSlug: 'b-dup' });
-    expect(res.statusCode).toBe(409);
-    expect(res.json()).toEqual(errorBody('SLUG_TAKEN'));
-    expect((await api.listAll(user)).length).toBe(before);
+    const second = { url: 'https://example.com/second', customSlug: 'b-dup' };
+    await expectRefusedToCreate(api, user, () => api.post(user, second), 409, 'SLUG_TAKEN');
     expect((await api.visit(`${user.namespace}/b-dup`)).headers.location).toBe('https://example.com/first');
   });
 
   it('needs a key on a Pro-or-higher account', async () => {
     const none = await api.post(null, { url: 'https://example.com/' });
-    expect(none.statusCode).toBe(401);
-    expect(none.json()).toEqual(errorBody('API_KEY_REQUIRED'));
+    expectError(none, 401, 'API_KEY_REQUIRED');
     const free = await t.createUser('free');
     const refused = await api.post(free, { url: 'https://example.com/' });
-    expect(refused.statusCode).toBe(403);
-    expect(refused.json()).toEqual(errorBody('TIER_REQUIRED'));
+    expectError(refused, 403, 'TIER_REQUIRED');
   });
 });
 
 describe(`Description B: GET /api/links (${dialectName})`, () => {
-  let t: TestApp;
-  let user: TestUser;
-  let other: TestUser;
+  const t = useTestApp();
+  const user = t.user('pro');
+  const other = t.user('pro');
   const codes: string[] = []; // creation order, one second apart
-  const api = clientB(() => t);
+  const api = clientB(t);
 
   beforeAll(async () => {
-    t = await startApp();
-    user = await t.createUser('pro');
-    other = await t.createUser('pro');
     for (let i = 0; i < 23; i++) {
       codes.push((await api.create(user, { url: `https://example.com/b-list/${i}` })).shortCode);
       t.clock.advance(1000);
     }
     await api.create(other, { url: 'https://other.example.com/' });
   });
-  afterAll(() => t.close());
 
   it('defaults to 20 links newest first, in the B shape', async () => {
-    const res = await api.list(user);
-    expect(res.statusCode).toBe(200);
-    const body = res.json<ListB>();
+    const body = await api.page(user);
     expect(Object.keys(body).sort()).toEqual(['links', 'pagination']);
     expect(body.pagination).toEqual({ limit: 20, offset: 0, hasMore: true });
     expect(body.links.map((l) => l.shortCode)).toEqual([...codes].reverse().slice(0, 20));
@@ -340,7 +249,7 @@ describe(`Description B: GET /api/links (${dialectName})`, () => {
       ['?limit=100&offset=23', [], { limit: 100, offset: 23, hasMore: false }],
     ];
     for (const [query, expected, pagination] of cases) {
-      const body = (await api.list(user, query)).json<ListB>();
+      const body = await api.page(user, query);
       expect(body.pagination, query).toEqual(pagination);
       expect(body.links.map((l) => l.shortCode), query).toEqual(expected);
     }
@@ -353,8 +262,7 @@ describe(`Description B: GET /api/links (${dialectName})`, () => {
     ['offset=-1', 'INVALID_OFFSET'],
   ])('refuses ?%s with 400 %s', async (query, code) => {
     const res = await api.list(user, `?${query}`);
-    expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual(errorBody(code));
+    expectError(res, 400, code);
   });
 
   it("lists only the caller's own links", async () => {
@@ -366,23 +274,15 @@ describe(`Description B: GET /api/links (${dialectName})`, () => {
 
   it('needs a key', async () => {
     const res = await api.list(null);
-    expect(res.statusCode).toBe(401);
-    expect(res.json()).toEqual(errorBody('API_KEY_REQUIRED'));
+    expectError(res, 401, 'API_KEY_REQUIRED');
   });
 });
 
 describe(`Description B: one link, update and delete (${dialectName})`, () => {
-  let t: TestApp;
-  let owner: TestUser;
-  let other: TestUser;
-  const api = clientB(() => t);
-
-  beforeAll(async () => {
-    t = await startApp();
-    owner = await t.createUser('pro');
-    other = await t.createUser('pro');
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
+  const owner = t.user('pro');
+  const other = t.user('pro');
+  const api = clientB(t);
 
   it('GET answers the link as created, by code and by prefix%2Fslug, and agrees with Description A', async () => {
     const created = await api.create(owner, { url: 'https://example.com/b-one', customSlug: 'b-one', maxClicks: 3 });
@@ -401,14 +301,12 @@ describe(`Description B: one link, update and delete (${dialectName})`, () => {
   it('GET answers 404 NOT_FOUND for unknown links and 403 ACCESS_DENIED for another account\'s', async () => {
     for (const path of ['zzzzzz', 'nobody-here/none', 'abc']) {
       const res = await api.get(owner, path);
-      expect(res.statusCode, path).toBe(404);
-      expect(res.json()).toEqual(errorBody('NOT_FOUND'));
+      expectError(res, 404, 'NOT_FOUND', path);
     }
     const secret = await api.create(owner, { url: 'https://secret.example.com/b-hidden', customSlug: 'b-hidden' });
     for (const path of [secret.shortCode, `${owner.namespace}/b-hidden`]) {
       const res = await api.get(other, path);
-      expect(res.statusCode).toBe(403);
-      expect(res.json()).toEqual(errorBody('ACCESS_DENIED'));
+      expectError(res, 403, 'ACCESS_DENIED');
       expect(res.body).not.toContain('secret.example.com');
     }
   });
@@ -443,35 +341,26 @@ describe(`Description B: one link, update and delete (${dialectName})`, () => {
     expect(cleared.json()).toMatchObject({ expiresAt: null, maxClicks: null, activeFrom: null, long: 'https://example.com/b-long-after' });
   });
 
-  it.each([
-    [{ url: 'javascript:alert(1)' }, 'INVALID_URL'],
-    [{ url: 'nope' }, 'INVALID_URL'],
+  it.each<RefusedBody>([
+    ...REFUSED_CHANGES,
     [{ long: 'not base64!' }, 'INVALID_BASE64'],
     [{ long: b64('hello') }, 'INVALID_URL'],
-    [{ maxClicks: 0 }, 'INVALID_MAX_CLICKS'],
-    [{ expiresAt: 'later' }, 'INVALID_EXPIRES_AT'],
-    [{ expiresAt: '2020-01-01T00:00:00Z' }, 'EXPIRES_AT_IN_PAST'],
-    [{ activeFrom: '2020-01-01T00:00:00Z' }, 'ACTIVE_FROM_IN_PAST'],
-    [{ activeFrom: '2099-01-02T00:00:00Z', expiresAt: '2099-01-01T00:00:00Z' }, 'EXPIRES_BEFORE_ACTIVE'],
   ])('PATCH refuses %j with 400 %s and changes nothing', async (body, code) => {
     const link = await api.create(owner, { url: 'https://example.com/b-stable' });
     const res = await api.patch(owner, link.shortCode, body);
-    expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual(errorBody(code));
+    expectError(res, 400, code);
     expect((await api.get(owner, link.shortCode)).json()).toEqual(link);
   });
 
   it("PATCH refuses another account's link with 403 and 404s an unknown one", async () => {
     const link = await api.create(owner, { url: 'https://example.com/b-mine' });
     const res = await api.patch(other, link.shortCode, { url: 'https://evil.example.net/' });
-    expect(res.statusCode).toBe(403);
-    expect(res.json()).toEqual(errorBody('ACCESS_DENIED'));
+    expectError(res, 403, 'ACCESS_DENIED');
     expect((await api.get(owner, link.shortCode)).json()).toEqual(link);
     expect((await api.visit(link.shortCode)).headers.location).toBe('https://example.com/b-mine');
 
     const unknown = await api.patch(owner, 'xxxxxx', { maxClicks: 2 });
-    expect(unknown.statusCode).toBe(404);
-    expect(unknown.json()).toEqual(errorBody('NOT_FOUND'));
+    expectError(unknown, 404, 'NOT_FOUND');
   });
 
   it('DELETE answers 200 {success, message}; the link is gone from GET, the list and the redirect', async () => {
@@ -481,21 +370,18 @@ describe(`Description B: one link, update and delete (${dialectName})`, () => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ success: true, message: expect.any(String) });
     const gone = await api.get(owner, link.shortCode);
-    expect(gone.statusCode).toBe(404);
-    expect(gone.json()).toEqual(errorBody('NOT_FOUND'));
+    expectError(gone, 404, 'NOT_FOUND');
     expect((await api.listAll(owner)).some((l) => l.id === link.id)).toBe(false);
     expect((await api.visit(link.shortCode)).statusCode).toBe(404);
     expect((await api.visit(`${owner.namespace}/b-delete`)).statusCode).toBe(404);
     const again = await api.del(owner, link.shortCode);
-    expect(again.statusCode).toBe(404);
-    expect(again.json()).toEqual(errorBody('NOT_FOUND'));
+    expectError(again, 404, 'NOT_FOUND');
   });
 
   it("DELETE refuses another account's link with 403 and the link stays", async () => {
     const link = await api.create(owner, { url: 'https://example.com/b-keep' });
     const res = await api.del(other, link.shortCode);
-    expect(res.statusCode).toBe(403);
-    expect(res.json()).toEqual(errorBody('ACCESS_DENIED'));
+    expectError(res, 403, 'ACCESS_DENIED');
     expect(res.body).not.toContain('example.com/b-keep');
     expect((await api.get(owner, link.shortCode)).json()).toEqual(link);
     expect((await api.visit(link.shortCode)).headers.location).toBe('https://example.com/b-keep');
@@ -510,11 +396,9 @@ describe(`Description B: one link, update and delete (${dialectName})`, () => {
     ] as const;
     for (const route of routes) {
       const res = await t.as(null, { ...route });
-      expect(res.statusCode).toBe(401);
-      expect(res.json()).toEqual(errorBody('API_KEY_REQUIRED'));
+      expectError(res, 401, 'API_KEY_REQUIRED');
       const bad = await t.as('garbage', { ...route });
-      expect(bad.statusCode).toBe(401);
-      expect(bad.json<ErrorBody>()).toEqual(errorBody('INVALID_API_KEY'));
+      expectError(bad, 401, 'INVALID_API_KEY');
     }
     expect((await api.get(owner, link.shortCode)).json()).toEqual(link);
   });

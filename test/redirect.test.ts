@@ -1,46 +1,29 @@
 import type { AddressInfo } from 'node:net';
 import type { LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dialectName, startApp, type TestApp, type TestUser } from './helpers/app.js';
-
-interface CreatedLink {
-  shortCode: string;
-  shortUrl: string;
-  fullPath: string | null;
-  namespace: string | null;
-  long: string;
-}
-
-interface LinkDetails extends CreatedLink {
-  id: string;
-  clicks: number;
-  maxClicks: number | null;
-}
+import { beforeAll, describe, expect, it } from 'vitest';
+import { dialectName, useTestApp, type TestApp, type TestUser } from './helpers/app.js';
+import { expectError } from './helpers/api-errors.js';
+import { linkApi, LINKS_A, type CreatedLinkA, type LinkA } from './helpers/links.js';
 
 const HOUR = 3_600_000;
 
-/** Small helpers shared by every block: create a link, visit it anonymously, read its details. */
-function helpers(get: () => { t: TestApp; user: TestUser }) {
-  const createLink = async (body: Record<string, unknown>): Promise<CreatedLink> => {
-    const { t, user } = get();
-    const res = await t.as(user, { method: 'POST', url: '/api/v1/links', payload: body });
-    expect(res.statusCode, res.body).toBe(201);
-    return res.json<CreatedLink>();
-  };
-  const visit = (path: string, method: 'GET' | 'HEAD' = 'GET'): Promise<LightMyRequestResponse> =>
-    get().t.app.inject({ method, url: path });
-  const details = async (shortPath: string): Promise<LinkDetails> => {
-    const { t, user } = get();
-    const res = await t.as(user, { method: 'GET', url: `/api/v1/links/${encodeURIComponent(shortPath)}` });
+/**
+ * Small helpers shared by every block, acting as `user`: create, change, delete and list links, visit them
+ * anonymously, read their details.
+ */
+function helpers(t: TestApp, user: TestUser) {
+  const api = linkApi<CreatedLinkA, LinkA>(t, LINKS_A);
+  const createLink = (body: Record<string, unknown>): Promise<CreatedLinkA> => api.create(user, body);
+  const visit = (path: string, method: 'GET' | 'HEAD' = 'GET'): Promise<LightMyRequestResponse> => t.app.inject({ method, url: path });
+  const details = async (shortPath: string): Promise<LinkA> => {
+    const res = await api.get(user, shortPath);
     expect(res.statusCode, res.body).toBe(200);
-    return res.json<LinkDetails>();
+    return res.json<LinkA>();
   };
-  const patch = async (shortPath: string, body: Record<string, unknown>): Promise<LightMyRequestResponse> => {
-    const { t, user } = get();
-    return t.as(user, { method: 'PATCH', url: `/api/v1/links/${encodeURIComponent(shortPath)}`, payload: body });
-  };
-  const inFuture = (ms: number): string => new Date(get().t.clock.now().getTime() + ms).toISOString();
-  return { createLink, visit, details, patch, inFuture };
+  const patch = (shortPath: string, body: Record<string, unknown>): Promise<LightMyRequestResponse> => api.patch(user, shortPath, body);
+  const remove = (shortPath: string): Promise<LightMyRequestResponse> => api.del(user, shortPath);
+  const listAll = (): Promise<LinkA[]> => api.listAll(user);
+  return { createLink, visit, details, patch, remove, listAll, inFuture: api.inFuture };
 }
 
 /** Asserts a visitor-facing miss: the given status, a small HTML page (no body for HEAD), no Location. */
@@ -58,16 +41,9 @@ function expectRedirect(res: LightMyRequestResponse, location: string, status = 
 }
 
 describe(`redirects (${dialectName})`, () => {
-  let t: TestApp;
-  let pro: TestUser;
-
-  beforeAll(async () => {
-    t = await startApp();
-    pro = await t.createUser('pro');
-  });
-  afterAll(() => t.close());
-
-  const { createLink, visit, details, patch, inFuture } = helpers(() => ({ t, user: pro }));
+  const t = useTestApp();
+  const pro = t.user('pro');
+  const { createLink, visit, details, patch, remove, listAll, inFuture } = helpers(t, pro);
 
   describe('following a link', () => {
     it('GET /<code> answers 302 with Location = destination', async () => {
@@ -104,8 +80,7 @@ describe(`redirects (${dialectName})`, () => {
       for (let i = 0; i < n; i++) expectRedirect(await visit(`/${link.shortCode}`), 'https://example.com/count');
       expect((await details(link.shortCode)).clicks).toBe(n);
       // The list shows the same count.
-      const list = await t.as(pro, { method: 'GET', url: '/api/v1/links?limit=100' });
-      const listed = list.json<{ links: LinkDetails[] }>().links.find((l) => l.shortCode === link.shortCode);
+      const listed = (await listAll()).find((l) => l.shortCode === link.shortCode);
       expect(listed?.clicks).toBe(n);
     });
 
@@ -193,7 +168,7 @@ describe(`redirects (${dialectName})`, () => {
       const link = await createLink({ url: 'https://example.com/doomed', customSlug: 'doomed' });
       expectRedirect(await visit(`/${link.shortCode}`), 'https://example.com/doomed');
       expectRedirect(await visit(`/${link.fullPath}`), 'https://example.com/doomed');
-      const del = await t.as(pro, { method: 'DELETE', url: `/api/v1/links/${link.shortCode}` });
+      const del = await remove(link.shortCode);
       expect(del.statusCode, del.body).toBe(200);
       expectHtmlPage(await visit(`/${link.shortCode}`), 404);
       expectHtmlPage(await visit(`/${link.fullPath}`), 404);
@@ -203,7 +178,7 @@ describe(`redirects (${dialectName})`, () => {
     it('a deleted capped link stops redirecting at once too', async () => {
       const link = await createLink({ url: 'https://example.com/doomed-capped', maxClicks: 10 });
       expectRedirect(await visit(`/${link.shortCode}`), 'https://example.com/doomed-capped');
-      const del = await t.as(pro, { method: 'DELETE', url: `/api/v1/links/${link.shortCode}` });
+      const del = await remove(link.shortCode);
       expect(del.statusCode, del.body).toBe(200);
       expectHtmlPage(await visit(`/${link.shortCode}`), 404);
     });
@@ -215,7 +190,7 @@ describe(`redirects (${dialectName})`, () => {
       expectRedirect(await visit(`/${link.namespace!.toUpperCase()}/moving`), 'https://example.com/old');
       const res = await patch(link.shortCode, { url: 'https://example.org/new' });
       expect(res.statusCode, res.body).toBe(200);
-      expect(res.json<LinkDetails>().long).toBe('https://example.org/new');
+      expect(res.json<LinkA>().long).toBe('https://example.org/new');
       expectRedirect(await visit(`/${link.shortCode}`), 'https://example.org/new');
       expectRedirect(await visit(`/${link.fullPath}`), 'https://example.org/new');
       expectRedirect(await visit(`/${link.namespace!.toUpperCase()}/moving`), 'https://example.org/new');
@@ -230,7 +205,7 @@ describe(`redirects (${dialectName})`, () => {
 
       const res = await patch(link.shortCode, { maxClicks: 4 });
       expect(res.statusCode, res.body).toBe(200);
-      expect(res.json<LinkDetails>().maxClicks).toBe(4);
+      expect(res.json<LinkA>().maxClicks).toBe(4);
       expectRedirect(await visit(`/${link.shortCode}`), 'https://example.com/more');
       expectRedirect(await visit(`/${link.shortCode}`), 'https://example.com/more');
       expectHtmlPage(await visit(`/${link.shortCode}`), 410);
@@ -270,9 +245,8 @@ describe(`redirects (${dialectName})`, () => {
       'GET %s answers the JSON 404 body, never a redirect page',
       async (url) => {
         const res = await t.app.inject({ method: 'GET', url });
-        expect(res.statusCode).toBe(404);
+        expectError(res, 404, 'NOT_FOUND');
         expect(res.headers['content-type']).toMatch(/^application\/json/);
-        expect(res.json()).toEqual({ error: true, code: 'NOT_FOUND', message: expect.any(String) });
       },
     );
 
@@ -294,20 +268,16 @@ describe(`redirects (${dialectName})`, () => {
 });
 
 describe(`maxClicks under concurrency over real sockets (${dialectName})`, () => {
-  let t: TestApp;
-  let pro: TestUser;
+  const t = useTestApp();
+  const pro = t.user('pro');
+  const { createLink, details, patch } = helpers(t, pro);
   let origin: string;
 
   beforeAll(async () => {
-    t = await startApp();
-    pro = await t.createUser('pro');
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     const address = t.app.server.address() as AddressInfo;
     origin = `http://127.0.0.1:${address.port}`;
   });
-  afterAll(() => t.close());
-
-  const { createLink, details } = helpers(() => ({ t, user: pro }));
 
   /** Opens the sockets first (keep-alive), so the raced requests then arrive together rather than one by one. */
   const warmUp = async (n: number): Promise<void> => {
@@ -358,7 +328,7 @@ describe(`maxClicks under concurrency over real sockets (${dialectName})`, () =>
   it('the cap holds after it is raised on an exhausted link and hit in parallel again', async () => {
     const link = await createLink({ url: 'https://example.com/race-again', maxClicks: 5 });
     expect(tally(await hitInParallel(Array.from({ length: 20 }, () => `/${link.shortCode}`)))).toEqual({ 302: 5, 410: 15 });
-    const res = await t.as(pro, { method: 'PATCH', url: `/api/v1/links/${link.shortCode}`, payload: { maxClicks: 8 } });
+    const res = await patch(link.shortCode, { maxClicks: 8 });
     expect(res.statusCode, res.body).toBe(200);
     expect(tally(await hitInParallel(Array.from({ length: 30 }, () => `/${link.shortCode}`)))).toEqual({ 302: 3, 410: 27 });
     expect((await details(link.shortCode)).clicks).toBe(8);
@@ -373,16 +343,8 @@ describe(`maxClicks under concurrency over real sockets (${dialectName})`, () =>
 });
 
 describe(`REDIRECT_STATUS setting (${dialectName})`, () => {
-  let t: TestApp;
-  let pro: TestUser;
-
-  beforeAll(async () => {
-    t = await startApp({ REDIRECT_STATUS: '301' });
-    pro = await t.createUser('pro');
-  });
-  afterAll(() => t.close());
-
-  const { createLink, visit } = helpers(() => ({ t, user: pro }));
+  const t = useTestApp({ REDIRECT_STATUS: '301' });
+  const { createLink, visit } = helpers(t, t.user('pro'));
 
   it('answers redirects with the configured status (301)', async () => {
     const link = await createLink({ url: 'https://example.com/permanent', customSlug: 'permanent' });

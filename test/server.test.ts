@@ -5,7 +5,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { createCore } from '../src/core.js';
 import {
-  bearer, killAll, removeDir, request, spawnServer, startServer, tempDir, toResponse, type HttpResponse, type RunResult, type ServerProcess,
+  bearer, killAll, readResponse, removeDir, request, spawnServer, startServer, tempDir,
+  type HttpResponse, type RunResult, type ServerProcess,
 } from './helpers/processes.js';
 
 /** The server as a real process: settings, health, persistence, graceful shutdown. SQLite in a temp DATA_DIR. */
@@ -42,13 +43,7 @@ const proKey = (dataDir: string, email: string) =>
 /** GET on `agent`, body read in full. */
 function requestVia(agent: http.Agent, baseUrl: string, path: string): Promise<HttpResponse> {
   return new Promise((resolve, reject) => {
-    const req = http.get(new URL(path, baseUrl), { agent }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => resolve(toResponse(res, body)));
-      res.on('error', reject);
-    });
+    const req = http.get(new URL(path, baseUrl), { agent }, (res) => resolve(readResponse(res)));
     req.on('error', reject);
   });
 }
@@ -76,13 +71,7 @@ function startInFlight(server: ServerProcess, key: string, url: string, agent: h
     headers: { ...bearer(key), 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) },
   });
   const response = new Promise<HttpResponse>((resolve, reject) => {
-    req.on('response', (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => resolve(toResponse(res, body)));
-      res.on('error', reject);
-    });
+    req.on('response', (res) => resolve(readResponse(res)));
     req.on('error', reject);
   });
   const sent = new Promise<void>((resolve) => {
@@ -97,6 +86,29 @@ async function untilServerHasThem(server: ServerProcess, flights: InFlight[]): P
   await Promise.all(flights.map((flight) => flight.sent));
   const routed = /^(?=.*"msg":"incoming request")(?=.*"method":"POST")(?=.*"url":"\/api\/v1\/links")/;
   await server.waitForOutput(routed, flights.length);
+}
+
+/**
+ * A fresh DATA_DIR with a pro account for `email`, and a server on it that logs every request (LOG_LEVEL=debug),
+ * as `untilServerHasThem` needs.
+ */
+async function startServerLoggingRequests(email: string): Promise<{ dataDir: string; key: string; server: ServerProcess }> {
+  const dataDir = freshDir();
+  const key = await proKey(dataDir, email);
+  const server = await startServer({ DATA_DIR: dataDir, LOG_LEVEL: 'debug' });
+  return { dataDir, key, server };
+}
+
+/**
+ * Sends the server SIGTERM once it has routed every one of `flights`, lets them finish after it says it is
+ * draining, and answers their responses.
+ */
+async function sigtermWhileInFlight(server: ServerProcess, flights: InFlight[]): Promise<HttpResponse[]> {
+  await untilServerHasThem(server, flights);
+  server.child.kill('SIGTERM');
+  await server.waitForOutput(/draining in-flight requests/);
+  for (const flight of flights) flight.finish();
+  return Promise.all(flights.map((flight) => flight.response));
 }
 
 /**
@@ -169,9 +181,7 @@ describe.concurrent('server process', () => {
   });
 
   it('on SIGTERM finishes the requests in flight, then exits 0', async () => {
-    const dataDir = freshDir();
-    const key = await proKey(dataDir, 'drain@example.com');
-    const server = await startServer({ DATA_DIR: dataDir, LOG_LEVEL: 'debug' });
+    const { dataDir, key, server } = await startServerLoggingRequests('drain@example.com');
     // An idle keep-alive connection left over from an earlier request must not hold up the exit either.
     const idle = new http.Agent({ keepAlive: true });
     try {
@@ -180,12 +190,7 @@ describe.concurrent('server process', () => {
 
       const count = 8;
       const flights = Array.from({ length: count }, (_, i) => startInFlight(server, key, `https://example.com/in-flight/${i}`, false));
-      await untilServerHasThem(server, flights);
-      server.child.kill('SIGTERM');
-      await server.waitForOutput(/draining in-flight requests/);
-      for (const flight of flights) flight.finish();
-
-      const responses = await Promise.all(flights.map((flight) => flight.response));
+      const responses = await sigtermWhileInFlight(server, flights);
       for (const res of responses) {
         expect(res.status, res.body).toBe(201);
         expect(res.json()).toMatchObject({ success: true, shortCode: expect.stringMatching(/^[A-Za-z0-9]{6}$/) });
@@ -204,19 +209,12 @@ describe.concurrent('server process', () => {
   });
 
   it('on SIGTERM does not wait for keep-alive clients to hang up after their in-flight request is answered', async () => {
-    const dataDir = freshDir();
-    const key = await proKey(dataDir, 'keepalive@example.com');
-    const server = await startServer({ DATA_DIR: dataDir, LOG_LEVEL: 'debug' });
+    const { key, server } = await startServerLoggingRequests('keepalive@example.com');
     // Browsers, SDKs and proxies keep connections open; a client like that must not keep Snip from stopping.
     const agent = new http.Agent({ keepAlive: true });
     try {
       const flights = Array.from({ length: 3 }, (_, i) => startInFlight(server, key, `https://example.com/kept-alive/${i}`, agent));
-      await untilServerHasThem(server, flights);
-      server.child.kill('SIGTERM');
-      await server.waitForOutput(/draining in-flight requests/);
-      for (const flight of flights) flight.finish();
-
-      for (const res of await Promise.all(flights.map((flight) => flight.response))) expect(res.status, res.body).toBe(201);
+      for (const res of await sigtermWhileInFlight(server, flights)) expect(res.status, res.body).toBe(201);
       const exit = await exitOrKill(server);
       expect(exit.signal, 'still running with idle keep-alive connections open; had to be killed').toBeNull();
       expect(exit.code, exit.stderr).toBe(0);

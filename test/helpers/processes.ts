@@ -250,20 +250,25 @@ export function request(baseUrl: string, options: RequestOptions): Promise<HttpR
           ...options.headers,
         },
       },
-      (res) => {
-        let body = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (body += chunk));
-        res.on('end', () => resolve(toResponse(res, body)));
-        res.on('error', reject);
-      },
+      (res) => resolve(readResponse(res)),
     );
     req.on('error', reject);
     req.end(payload);
   });
 }
 
-export function toResponse(res: http.IncomingMessage, body: string): HttpResponse {
+/** Reads a response's body in full. */
+export function readResponse(res: http.IncomingMessage): Promise<HttpResponse> {
+  return new Promise((resolve, reject) => {
+    let body = '';
+    res.setEncoding('utf8');
+    res.on('data', (chunk: string) => (body += chunk));
+    res.on('end', () => resolve(toResponse(res, body)));
+    res.on('error', reject);
+  });
+}
+
+function toResponse(res: http.IncomingMessage, body: string): HttpResponse {
   return {
     status: res.statusCode ?? 0,
     headers: res.headers,
