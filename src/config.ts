@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { loadPlans, type Plans } from './accounts/plans.js';
 
@@ -14,6 +15,7 @@ export interface Config {
   logLevel: string;
   redisUrl: string | null;
   plans: Plans;
+  geoipDb: string | null;
 }
 
 /** A setting that cannot be used; start stops with this message, which names the variable. */
@@ -84,6 +86,13 @@ function plans(env: Env): Plans {
   }
 }
 
+function geoipDb(env: Env): string | null {
+  const file = env.GEOIP_DB;
+  if (!file) return null;
+  if (!fs.existsSync(file)) throw new ConfigError('GEOIP_DB', `no such file: ${file}`);
+  return path.resolve(file);
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = integer(env, 'PORT', 3000, 0, 65535);
   const logLevel = env.LOG_LEVEL || 'info';
@@ -103,5 +112,6 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     redisUrl: redisUrl(env),
     plans: plans(env),
+    geoipDb: geoipDb(env),
   };
 }

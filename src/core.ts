@@ -1,7 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { AccountsRepository } from './accounts/repository.js';
 import { AccountsService } from './accounts/service.js';
-import { ClickCounter } from './clicks/click-counter.js';
+import path from 'node:path';
+import { GeoIp } from './clicks/geoip.js';
+import { ClickJournal } from './clicks/journal.js';
+import { ClickRecorder, newSecret } from './clicks/recorder.js';
+import { ClicksRepository } from './clicks/repository.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import { openDatabase, type DatabaseHandle } from './db/database.js';
@@ -29,7 +33,7 @@ export interface Core {
   accounts: AccountsService;
   links: LinksService;
   redirects: RedirectService;
-  clicks: ClickCounter;
+  clicks: ClickRecorder;
   usage: UsageService;
   present: LinkPresenter;
   close(): Promise<void>;
@@ -40,7 +44,6 @@ export async function createCore(config: Config, log: FastifyBaseLogger, options
   const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, pgSchema: options.pgSchema });
   const bus = new EventBus();
   const linksRepo = new LinksRepository(database.db);
-  const clicks = new ClickCounter(linksRepo, log);
   const ownHostnames = new Set([new URL(config.baseUrl).hostname.toLowerCase()]);
   const now = () => clock.now().getTime();
   const redis = config.redisUrl ? new RedisCounterStore(config.redisUrl) : null;
@@ -48,6 +51,20 @@ export async function createCore(config: Config, log: FastifyBaseLogger, options
   const durableCounters = new DatabaseCounterStore(database.db, now);
   await durableCounters.sweep();
   const usage = new UsageService(config.plans, fastCounters, durableCounters, clock, log);
+  const clicksRepo = new ClicksRepository(database.db);
+  const journalRoot = path.join(config.dataDir, 'journal');
+  const clicks = new ClickRecorder(
+    ClickJournal.create(journalRoot),
+    clicksRepo,
+    GeoIp.open(config.geoipDb),
+    config.plans,
+    bus,
+    clock,
+    log,
+    await clicksRepo.secret('visitor-hash-secret', newSecret),
+  );
+  const recovered = await clicks.recoverOrphans(journalRoot);
+  if (recovered > 0) log.info({ recovered }, 'recovered clicks from an interrupted run');
   return {
     config,
     database,
@@ -59,7 +76,7 @@ export async function createCore(config: Config, log: FastifyBaseLogger, options
     usage,
     present: new LinkPresenter(config.baseUrl),
     async close() {
-      await clicks.settle();
+      await clicks.close();
       await redis?.close();
       await database.db.destroy();
     },

@@ -20,6 +20,7 @@ describe('loadConfig', () => {
       logLevel: 'info',
       redisUrl: null,
       plans: DEFAULT_PLANS,
+      geoipDb: null,
     });
     expect(path.isAbsolute(config.dataDir)).toBe(true);
   });
@@ -56,6 +57,7 @@ describe('loadConfig', () => {
       redirectStatus: 301,
       logLevel: 'warn',
       redisUrl: 'redis://cache:6379/2',
+      geoipDb: null,
       plans: { ...DEFAULT_PLANS, pro: { ...DEFAULT_PLANS.pro, requestsPerHour: null, requestsPerMonth: null, requestsPerMinute: null, linksPerDay: null, bulkRequestsPerHour: null }, builder: expect.objectContaining({ requestsPerHour: null, webhooks: 10 }), free: expect.objectContaining({ linksPerDay: null, folders: 5 }) },
     });
   });

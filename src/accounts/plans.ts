@@ -28,6 +28,10 @@ export const PlanLimitsSchema = Type.Object({
   webhooks: Limit,
   folders: Limit,
   domains: Limit,
+  /** Price of tracked clicks beyond the monthly limit, in US cents per 1,000; null: no paid overage (grace). */
+  overageCentsPer1000: Limit,
+  /** Default monthly cap on the overage charge in cents; null or 0: no cap. */
+  overageCapCents: Limit,
 });
 export type PlanLimits = Static<typeof PlanLimitsSchema>;
 export type Plans = Record<Tier, PlanLimits>;
@@ -47,6 +51,8 @@ export const DEFAULT_PLANS: Plans = {
     webhooks: 0,
     folders: 5,
     domains: 0,
+    overageCentsPer1000: null,
+    overageCapCents: null,
   },
   pro: {
     apiAccess: true,
@@ -61,6 +67,8 @@ export const DEFAULT_PLANS: Plans = {
     webhooks: 2,
     folders: null,
     domains: 3,
+    overageCentsPer1000: 15,
+    overageCapCents: 1_000,
   },
   builder: {
     apiAccess: true,
@@ -75,6 +83,8 @@ export const DEFAULT_PLANS: Plans = {
     webhooks: 10,
     folders: null,
     domains: 10,
+    overageCentsPer1000: 15,
+    overageCapCents: null,
   },
   enterprise: {
     apiAccess: true,
@@ -89,6 +99,8 @@ export const DEFAULT_PLANS: Plans = {
     webhooks: null,
     folders: null,
     domains: null,
+    overageCentsPer1000: null,
+    overageCapCents: null,
   },
 };
 
@@ -107,7 +119,7 @@ export function loadPlans(file: string | null): Plans {
   try {
     parsed = JSON.parse(fs.readFileSync(file, 'utf8'));
   } catch (error) {
-    throw new Error(`cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(`cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
   if (!Value.Check(PlansFileSchema, parsed)) {
     const first = [...Value.Errors(PlansFileSchema, parsed)][0];

@@ -26,6 +26,8 @@ const Profile = Type.Object({
     webhooks: Limit('Webhooks'),
     folders: Limit('Folders'),
     domains: Limit('Custom domains'),
+    overageCentsPer1000: Limit('Overage price in US cents per 1,000 tracked clicks beyond the monthly limit (null: none)'),
+    overageCapCents: Limit('Default monthly overage cap in cents (null: no cap)'),
   }),
 });
 

@@ -72,7 +72,7 @@ export class AccountsService {
     const createdAt = this.clock.now().toISOString();
     for (const namespace of namespaceCandidates(email)) {
       if (await this.repo.namespaceOwner(namespace)) continue;
-      const account: AccountRow = { id: newId('acct'), email, tier, namespace, created_at: createdAt };
+      const account: AccountRow = { id: newId('acct'), email, tier, namespace, created_at: createdAt, overage_limit_cents: null };
       const generated = generateApiKey();
       const key = this.keyRow(account.id, generated, createdAt);
       try {

@@ -7,6 +7,7 @@ export interface AccountsTable {
   tier: string;
   namespace: string | null;
   created_at: string;
+  overage_limit_cents: number | null;
 }
 
 export interface ApiKeysTable {
@@ -38,6 +39,7 @@ export interface LinksTable {
   created_at: string;
   updated_at: string;
   import_key: string | null;
+  expiry_notified: Generated<number>;
 }
 
 export interface UsageCountersTable {
@@ -46,10 +48,66 @@ export interface UsageCountersTable {
   expires_at: string;
 }
 
+export interface ClicksTable {
+  id: string;
+  link_id: string;
+  account_id: string;
+  at: string;
+  country: string | null;
+  region: string | null;
+  city: string | null;
+  browser: string;
+  os: string;
+  device: string;
+  referrer: string | null;
+  visitor: string;
+  grace_cycle: string | null;
+}
+
+export interface ClickRollupsTable {
+  link_id: string;
+  account_id: string;
+  day: string;
+  dimension: string;
+  value: string;
+  grace_cycle: string;
+  clicks: number;
+}
+
+export interface ClickVisitorsTable {
+  link_id: string;
+  day: string;
+  visitor: string;
+}
+
+export interface AccountUsageTable {
+  account_id: string;
+  cycle: string;
+  tracked_clicks: number;
+  grace_started_at: string | null;
+}
+
+export interface JournalCheckpointsTable {
+  journal_id: string;
+  segment: number;
+  offset: number;
+}
+
+export interface SettingsTable {
+  key: string;
+  value: string;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
   namespaces: NamespacesTable;
   links: LinksTable;
   usage_counters: UsageCountersTable;
+  clicks: ClicksTable;
+  click_rollups: ClickRollupsTable;
+  click_visitors: ClickVisitorsTable;
+  account_usage: AccountUsageTable;
+  journal_checkpoints: JournalCheckpointsTable;
+  settings: SettingsTable;
 }

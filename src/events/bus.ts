@@ -7,6 +7,17 @@ export interface DomainEvents {
   'link.updated': { link: Link; previous: Link };
   'link.deleted': { link: Link };
   'link.limit_reached': { link: Pick<Link, 'id' | 'accountId' | 'code' | 'namespace' | 'slug'> };
+  'link.expired': { link: Link };
+  /** A recorded click (bots and HEAD requests never make one). */
+  'link.click': {
+    linkId: string;
+    accountId: string;
+    at: string;
+    country: string | null;
+    device: string;
+    referrer: string | null;
+    userAgent: string;
+  };
 }
 
 export type EventName = keyof DomainEvents;

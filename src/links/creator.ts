@@ -5,6 +5,7 @@ import { AppError, errors } from '../errors.js';
 import type { EventBus } from '../events/bus.js';
 import { newId, randomBase62 } from '../ids.js';
 import type { UsageService } from '../usage/service.js';
+import { decodeBase64Destination } from './base64-destination.js';
 import { bulkItemInput, draftLink, type CreateLinkInput, type LinkDraft } from './drafts.js';
 import { toLink, type Link } from './link.js';
 import type { LinkRow, LinksRepository } from './repository.js';
@@ -25,9 +26,16 @@ export type BulkOutcome =
   | { index: number; url: string; link: Link; existing: boolean }
   | { index: number; url: string; error: AppError };
 
+/** The destination an item named, as text: its url, or its Base64 `long` decoded where that is possible. */
 const echoUrl = (raw: unknown): string => {
-  const url = (raw as { url?: unknown; long?: unknown } | null)?.url ?? (raw as { long?: unknown } | null)?.long;
-  return typeof url === 'string' ? url : '';
+  const item = (typeof raw === 'object' && raw !== null ? raw : {}) as { url?: unknown; long?: unknown };
+  if (typeof item.url === 'string') return item.url;
+  if (typeof item.long !== 'string') return '';
+  try {
+    return decodeBase64Destination(item.long);
+  } catch {
+    return item.long;
+  }
 };
 
 /** Makes new links, one or many; every rule comes from `draftLink`, so single and bulk creation agree. */
@@ -138,6 +146,7 @@ export class LinkCreator {
       created_at: now.toISOString(),
       updated_at: now.toISOString(),
       import_key: importKey,
+      expiry_notified: 0,
     };
   }
 

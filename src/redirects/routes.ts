@@ -23,7 +23,13 @@ export const redirectRoutes =
   (redirects: RedirectService, status: RedirectStatus): FastifyPluginAsyncTypebox =>
   async (app) => {
     const answer = async (request: FastifyRequest, reply: FastifyReply, key: LinkKey | null) => {
-      const outcome = key ? await redirects.visit(key, request.method === 'GET') : { kind: 'not_found' as const };
+      const visitor = {
+        counts: request.method === 'GET',
+        ip: request.ip,
+        userAgent: request.headers['user-agent'] ?? '',
+        referer: request.headers.referer,
+      };
+      const outcome = key ? await redirects.visit(key, visitor) : { kind: 'not_found' as const };
       if (outcome.kind === 'redirect') return reply.redirect(outcome.url, status);
       const page = missPage(outcome.kind);
       return reply.status(page.status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(page.html);

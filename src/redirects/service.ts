@@ -1,9 +1,19 @@
-import type { ClickCounter } from '../clicks/click-counter.js';
+import type { ClickRecorder } from '../clicks/recorder.js';
+import { isBot } from '../clicks/user-agent.js';
 import type { Clock } from '../clock.js';
 import type { EventBus } from '../events/bus.js';
 import { fullPathOf, toLink, type Link } from '../links/link.js';
 import type { LinkKey, LinksRepository } from '../links/repository.js';
 import { LinkCache, type CachedLink } from './link-cache.js';
+
+/** Who is visiting, as far as the redirect needs to know. */
+export interface Visitor {
+  /** False for requests that must never count (HEAD). */
+  counts: boolean;
+  ip: string;
+  userAgent: string;
+  referer: string | undefined;
+}
 
 /** Why a visit does not redirect: the page shown and its status are chosen by the adapter. */
 export type RedirectOutcome =
@@ -40,7 +50,7 @@ export class RedirectService {
 
   constructor(
     private readonly repo: LinksRepository,
-    private readonly clicks: ClickCounter,
+    private readonly clicks: ClickRecorder,
     private readonly bus: EventBus,
     private readonly clock: Clock,
   ) {
@@ -50,21 +60,25 @@ export class RedirectService {
     bus.on('link.created', ({ link }) => this.cache.delete(keysOf(link)));
   }
 
-  /** Resolves a visit; `count` is false for visits that must not count as clicks (HEAD). */
-  async visit(key: LinkKey, count: boolean): Promise<RedirectOutcome> {
+  /**
+   * Resolves a visit. HEAD requests (`counts` false) and bots are redirected but not counted: they neither
+   * use up a click cap nor make a click record.
+   */
+  async visit(key: LinkKey, visitor: Visitor): Promise<RedirectOutcome> {
+    const count = visitor.counts && !isBot(visitor.userAgent);
     const now = this.clock.now().getTime();
     const link = this.cache.get(cacheKey(key), now) ?? (await this.load(key, now));
     if (!link) return { kind: 'not_found' };
     if (link.activeFromMs !== null && now < link.activeFromMs) return { kind: 'scheduled' };
     if (link.expiresAtMs !== null && now >= link.expiresAtMs) return { kind: 'expired' };
     if (link.maxClicks === null) {
-      if (count) this.clicks.record(link.id);
+      if (count) this.clicks.record({ ...visitor, linkId: link.id, accountId: link.accountId, counted: false });
       return { kind: 'redirect', url: link.url };
     }
-    return this.visitCapped(key, link, count);
+    return this.visitCapped(key, link, count, visitor);
   }
 
-  private async visitCapped(key: LinkKey, link: CachedLink, count: boolean): Promise<RedirectOutcome> {
+  private async visitCapped(key: LinkKey, link: CachedLink, count: boolean, visitor: Visitor): Promise<RedirectOutcome> {
     if (link.exhausted) return { kind: 'limit_reached' };
     if (!count) {
       const row = await this.repo.findById(link.id);
@@ -81,6 +95,7 @@ export class RedirectService {
       link.exhausted = true;
       return { kind: 'limit_reached' };
     }
+    this.clicks.record({ ...visitor, linkId: link.id, accountId: link.accountId, counted: true });
     if (clicks >= link.maxClicks!) {
       link.exhausted = true;
       const { id, accountId, code, namespace, slug } = link;

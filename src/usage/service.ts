@@ -91,7 +91,11 @@ export class UsageService {
     const durable = planned.filter((p) => p.durable);
 
     const fastResult = await this.tryCharge(this.fast, fast.map((p) => p.charge));
-    if (!fastResult.allowed) throw this.refusal(fast, fastResult.counts, amount);
+    if (!fastResult.allowed) {
+      // Describe every exhausted window, the durable ones too, so Retry-After names the one that frees last.
+      const durableCounts = await this.durable.read(durable.map((p) => p.charge.key));
+      throw this.refusal([...fast, ...durable], [...fastResult.counts, ...durableCounts], amount);
+    }
     const durableResult = await this.tryCharge(this.durable, durable.map((p) => p.charge));
     if (!durableResult.allowed) {
       await this.fast.refund(fast.map((p) => p.charge));

@@ -1,0 +1,141 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomBase62 } from '../ids.js';
+import type { Visit } from './visit.js';
+
+export interface JournalPosition {
+  segment: number;
+  offset: number;
+}
+
+const SEGMENT_BYTES = 8 * 1024 * 1024;
+const segmentName = (n: number) => `segment-${String(n).padStart(8, '0')}.log`;
+const LOCK = 'owner.pid';
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * The write-ahead log of counted visits. A redirect appends its visit with one write() before answering, so a
+ * visit whose redirect was answered is in the operating system's hands even if the process is killed the next
+ * instant; the recorder commits visits to the database in batches and records how far it got (the checkpoint).
+ * Each process owns one journal directory (marked by its pid); a restart adopts journals whose owner is gone.
+ */
+export class ClickJournal {
+  private fd: number;
+  private segment = 0;
+  private size = 0;
+
+  private constructor(
+    readonly id: string,
+    private readonly dir: string,
+  ) {
+    this.fd = this.openSegment(0);
+  }
+
+  static create(root: string): ClickJournal {
+    const id = `j${Date.now().toString(36)}${randomBase62(6)}`;
+    const dir = path.join(root, id);
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, LOCK), String(process.pid), { flag: 'wx' });
+    return new ClickJournal(id, dir);
+  }
+
+  /**
+   * Takes over the journals under `root` whose owner is gone (a crashed or killed process), oldest first. The
+   * rename is atomic, so two processes starting together never both replay one journal.
+   */
+  static adoptOrphans(root: string, ownId: string): { id: string; dir: string }[] {
+    if (!fs.existsSync(root)) return [];
+    const adopted: { id: string; dir: string }[] = [];
+    for (const name of fs.readdirSync(root).sort()) {
+      const id = name.split('.')[0]!;
+      if (id === ownId || (name.includes('.adopted-') && !name.endsWith(`.adopted-${process.pid}`))) continue;
+      const dir = path.join(root, name);
+      const lock = path.join(dir, LOCK);
+      const pid = fs.existsSync(lock) ? Number(fs.readFileSync(lock, 'utf8')) : 0;
+      // A live owner other than this process keeps its journal; the same pid with another id is a past life.
+      if (pid > 0 && pid !== process.pid && processAlive(pid)) continue;
+      const target = path.join(root, `${id}.adopted-${process.pid}`);
+      try {
+        if (dir !== target) fs.renameSync(dir, target);
+        adopted.push({ id, dir: target });
+      } catch {
+        // another process adopted it first
+      }
+    }
+    return adopted;
+  }
+
+  /** Every visit in a journal after `from`, in order, and the position where the readable part ends. */
+  static read(dir: string, from: JournalPosition | null): { visits: Visit[]; end: JournalPosition } {
+    const visits: Visit[] = [];
+    let end: JournalPosition = from ?? { segment: 0, offset: 0 };
+    const segments = fs
+      .readdirSync(dir)
+      .filter((f) => f.startsWith('segment-'))
+      .map((f) => Number(f.slice(8, 16)))
+      .sort((a, b) => a - b);
+    for (const n of segments) {
+      if (from && n < from.segment) continue;
+      const data = fs.readFileSync(path.join(dir, segmentName(n)));
+      const start = from && n === from.segment ? from.offset : 0;
+      const readable = data.subarray(0, data.lastIndexOf(0x0a) + 1); // a torn last line was never acknowledged
+      for (const line of readable.subarray(Math.min(start, readable.length)).toString('utf8').split('\n')) {
+        if (!line) continue;
+        try {
+          visits.push(JSON.parse(line) as Visit);
+        } catch {
+          // an unreadable line cannot be recovered; skip it rather than block every later visit
+        }
+      }
+      end = { segment: n, offset: Math.max(start, readable.length) };
+    }
+    return { visits, end };
+  }
+
+  static remove(dir: string): void {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+
+  /** Appends one visit and returns the position just after it. Synchronous on purpose: see the class comment. */
+  append(visit: Visit): JournalPosition {
+    const line = Buffer.from(`${JSON.stringify(visit)}\n`);
+    fs.writeSync(this.fd, line);
+    this.size += line.length;
+    return { segment: this.segment, offset: this.size };
+  }
+
+  /** After a checkpoint: starts a new segment when the current one is large, and drops fully committed ones. */
+  compact(committed: JournalPosition): void {
+    if (this.size >= SEGMENT_BYTES && committed.segment === this.segment && committed.offset === this.size) {
+      fs.closeSync(this.fd);
+      this.segment += 1;
+      this.size = 0;
+      this.fd = this.openSegment(this.segment);
+    }
+    for (const f of fs.readdirSync(this.dir)) {
+      if (f.startsWith('segment-') && Number(f.slice(8, 16)) < committed.segment) fs.rmSync(path.join(this.dir, f), { force: true });
+    }
+  }
+
+  close(): void {
+    fs.closeSync(this.fd);
+  }
+
+  /** On a clean shutdown everything is committed, so the journal is no longer needed. */
+  discard(): void {
+    this.close();
+    ClickJournal.remove(this.dir);
+  }
+
+  private openSegment(n: number): number {
+    return fs.openSync(path.join(this.dir, segmentName(n)), 'a');
+  }
+}

@@ -1,0 +1,251 @@
+import { hash, randomBytes } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import { isTier, type Plans } from '../accounts/plans.js';
+import type { Clock } from '../clock.js';
+import type { EventBus } from '../events/bus.js';
+import { newId } from '../ids.js';
+import { cycleOf, decide, type Decision } from '../usage/tracked-clicks.js';
+import type { GeoIp } from './geoip.js';
+import { ClickJournal, type JournalPosition } from './journal.js';
+import type { ClickBatch, ClicksRepository, RollupRow } from './repository.js';
+import { referrerHost, software } from './user-agent.js';
+import type { Visit } from './visit.js';
+
+/** What the redirect hands over for a counted visit. */
+export interface CapturedVisit {
+  linkId: string;
+  accountId: string;
+  ip: string;
+  userAgent: string;
+  referer: string | undefined;
+  counted: boolean;
+}
+
+/** How long visits gather before one transaction commits them. */
+export const CLICK_FLUSH_MS = 20;
+
+const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/**
+ * Records clicks without slowing the redirect and without losing one: `record` writes the visit to the journal
+ * (one synchronous append) before the redirect answers; every CLICK_FLUSH_MS the gathered visits are enriched
+ * (browser, OS, device), judged against the account's tracked-click allowance, and committed in one
+ * transaction together with the journal checkpoint. After a crash, the next start replays the journal past
+ * its checkpoint. The raw IP is used for the place and the visitor hash here and never leaves this function.
+ */
+export class ClickRecorder {
+  private pending: Visit[] = [];
+  private lastPosition: JournalPosition | null = null;
+  private scheduled = false;
+  private flushing: Promise<void> = Promise.resolve();
+  private salt: { day: string; value: string } = { day: '', value: '' };
+
+  constructor(
+    private readonly journal: ClickJournal,
+    private readonly repo: ClicksRepository,
+    private readonly geo: GeoIp,
+    private readonly plans: Plans,
+    private readonly bus: EventBus,
+    private readonly clock: Clock,
+    private readonly log: FastifyBaseLogger,
+    private readonly secret: string,
+  ) {}
+
+  record(captured: CapturedVisit): void {
+    const atMs = this.clock.now().getTime();
+    const place = this.geo.lookup(captured.ip);
+    const visit: Visit = {
+      linkId: captured.linkId,
+      accountId: captured.accountId,
+      atMs,
+      visitor: this.visitorHash(captured.ip, captured.userAgent, atMs),
+      country: place?.country ?? null,
+      region: place?.region ?? null,
+      city: place?.city ?? null,
+      userAgent: captured.userAgent,
+      referrer: referrerHost(captured.referer),
+      counted: captured.counted,
+    };
+    this.lastPosition = this.journal.append(visit);
+    this.pending.push(visit);
+    if (!this.scheduled) {
+      this.scheduled = true;
+      setTimeout(() => {
+        this.flushing = this.flushing.then(() => this.flush());
+      }, CLICK_FLUSH_MS).unref();
+    }
+  }
+
+  /** Resolves once every click recorded so far is committed (readers of counts and statistics wait for it). */
+  async settle(): Promise<void> {
+    await this.flushing;
+    if (this.pending.length > 0) {
+      this.flushing = this.flushing.then(() => this.flush());
+      await this.flushing;
+    }
+  }
+
+  /** On a clean shutdown: commit everything, then the journal has nothing left to guard. */
+  async close(): Promise<void> {
+    await this.settle();
+    this.journal.discard();
+    await this.repo.dropCheckpoint(this.journal.id);
+  }
+
+  /** Commits what crashed or killed processes left in their journals under `root` (at start, before serving). */
+  async recoverOrphans(root: string): Promise<number> {
+    let recovered = 0;
+    for (const orphan of ClickJournal.adoptOrphans(root, this.journal.id)) {
+      const { visits, end } = ClickJournal.read(orphan.dir, await this.repo.checkpoint(orphan.id));
+      await this.replay(visits, orphan.id, end);
+      ClickJournal.remove(orphan.dir);
+      await this.repo.dropCheckpoint(orphan.id);
+      recovered += visits.length;
+    }
+    return recovered;
+  }
+
+  /** Commits a batch of visits read back from an orphaned journal, with that journal's checkpoint. */
+  private async replay(visits: Visit[], journalId: string, position: JournalPosition): Promise<void> {
+    if (visits.length > 0) await this.repo.commit(await this.batch(visits, { journalId, position }));
+    for (const v of visits) this.emitClick(v);
+  }
+
+  private async flush(): Promise<void> {
+    this.scheduled = false;
+    const visits = this.pending;
+    const position = this.lastPosition;
+    this.pending = [];
+    if (visits.length === 0 || !position) return;
+    try {
+      await this.repo.commit(await this.batch(visits, { journalId: this.journal.id, position }));
+      this.journal.compact(position);
+      for (const v of visits) this.emitClick(v);
+    } catch (error) {
+      // Still in the journal: the next start replays them. Keep them queued to try again meanwhile.
+      this.log.error({ err: error, visits: visits.length }, 'could not commit clicks; will retry');
+      this.pending = [...visits, ...this.pending];
+      if (!this.scheduled) {
+        this.scheduled = true;
+        setTimeout(() => {
+          this.flushing = this.flushing.then(() => this.flush());
+        }, 1_000).unref();
+      }
+    }
+  }
+
+  private emitClick(v: Visit): void {
+    this.bus.emit('link.click', {
+      linkId: v.linkId,
+      accountId: v.accountId,
+      at: new Date(v.atMs).toISOString(),
+      country: v.country,
+      device: software(v.userAgent).device,
+      referrer: v.referrer,
+      userAgent: v.userAgent,
+    });
+  }
+
+  private async batch(visits: Visit[], checkpoint: ClickBatch['checkpoint']): Promise<ClickBatch> {
+    const batch: ClickBatch = { clicks: [], visitors: [], rollups: [], linkClicks: new Map(), usage: [], checkpoint };
+    const rollups = new Map<string, RollupRow>();
+    const bump = (v: Visit, day: string, grace: string, dimension: string, value: string) => {
+      const key = `${v.linkId}|${day}|${dimension}|${value}|${grace}`;
+      const row = rollups.get(key) ?? { link_id: v.linkId, account_id: v.accountId, day, dimension, value, grace_cycle: grace, clicks: 0 };
+      row.clicks += 1;
+      rollups.set(key, row);
+    };
+    const decisions = await this.decisions(visits, batch);
+    visits.forEach((v, i) => {
+      if (!v.counted) batch.linkClicks.set(v.linkId, (batch.linkClicks.get(v.linkId) ?? 0) + 1);
+      const decision = decisions[i]!;
+      if (decision === 'pause') return;
+      const grace = decision === 'grace' ? cycleOf(v.atMs) : '';
+      const day = dayOf(v.atMs);
+      const sw = software(v.userAgent);
+      batch.clicks.push({
+        id: newId('clk'),
+        link_id: v.linkId,
+        account_id: v.accountId,
+        at: new Date(v.atMs).toISOString(),
+        country: v.country,
+        region: v.region,
+        city: v.city,
+        browser: sw.browser,
+        os: sw.os,
+        device: sw.device,
+        referrer: v.referrer,
+        visitor: v.visitor,
+        grace_cycle: grace || null,
+      });
+      batch.visitors.push({ link_id: v.linkId, account_id: v.accountId, day, visitor: v.visitor, grace_cycle: grace });
+      bump(v, day, grace, 'total', '');
+      bump(v, day, grace, 'country', v.country ?? '');
+      bump(v, day, grace, 'device', sw.device);
+      bump(v, day, grace, 'browser', sw.browser);
+      bump(v, day, grace, 'os', sw.os);
+      bump(v, day, grace, 'referrer', v.referrer ?? '');
+      bump(v, day, grace, 'hour', String(new Date(v.atMs).getUTCHours()));
+    });
+    batch.rollups = [...rollups.values()];
+    return batch;
+  }
+
+  /** Judges each visit against its account's allowance, in order, and notes the usage to add. */
+  private async decisions(visits: Visit[], batch: ClickBatch): Promise<Decision[]> {
+    const cycles = new Map<string, Set<string>>();
+    for (const v of visits) {
+      const cycle = cycleOf(v.atMs);
+      if (!cycles.has(cycle)) cycles.set(cycle, new Set());
+      cycles.get(cycle)!.add(v.accountId);
+    }
+    type Running = { tracked: number; added: number; graceStartedAtMs: number | null; graceStartedNow: boolean; tier: string; cap: number | null };
+    const running = new Map<string, Running>();
+    for (const [cycle, accounts] of cycles) {
+      for (const s of await this.repo.accountStates([...accounts], cycle)) {
+        running.set(`${s.account_id}|${cycle}`, {
+          tracked: s.tracked_clicks,
+          added: 0,
+          graceStartedAtMs: s.grace_started_at ? Date.parse(s.grace_started_at) : null,
+          graceStartedNow: false,
+          tier: s.tier,
+          cap: s.overage_limit_cents,
+        });
+      }
+    }
+    const decisions = visits.map((v) => {
+      const state = running.get(`${v.accountId}|${cycleOf(v.atMs)}`);
+      if (!state) return 'pause' as const; // the account is gone
+      const plan = this.plans[isTier(state.tier) ? state.tier : 'free'];
+      const decision = decide({ plan, accountCapCents: state.cap, tracked: state.tracked, graceStartedAtMs: state.graceStartedAtMs }, v.atMs);
+      if (decision === 'pause') return decision;
+      state.tracked += 1;
+      state.added += 1;
+      if (decision === 'grace' && state.graceStartedAtMs === null) {
+        state.graceStartedAtMs = v.atMs;
+        state.graceStartedNow = true;
+      }
+      return decision;
+    });
+    for (const [key, s] of running) {
+      if (s.added === 0 && !s.graceStartedNow) continue;
+      const [accountId, cycle] = key.split('|') as [string, string];
+      batch.usage.push({
+        account_id: accountId,
+        cycle,
+        tracked: s.added,
+        grace_started_at: s.graceStartedNow && s.graceStartedAtMs !== null ? new Date(s.graceStartedAtMs).toISOString() : null,
+      });
+    }
+    return decisions;
+  }
+
+  /** sha256 over a salt that changes every UTC day, the IP and the user agent: counts visitors, stores no IP. */
+  private visitorHash(ip: string, userAgent: string, atMs: number): string {
+    const day = dayOf(atMs);
+    if (this.salt.day !== day) this.salt = { day, value: hash('sha256', `${this.secret}:${day}`) };
+    return hash('sha256', `${this.salt.value}|${ip}|${userAgent}`).slice(0, 32);
+  }
+}
+
+export const newSecret = (): string => randomBytes(32).toString('hex');

@@ -1,0 +1,124 @@
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import type { ClickRollupsTable, ClicksTable, Database } from '../db/schema.js';
+import type { JournalPosition } from './journal.js';
+
+export type ClickRow = Selectable<ClicksTable>;
+export type RollupRow = Selectable<ClickRollupsTable>;
+
+/** Everything one flush writes, committed together (or not at all). */
+export interface ClickBatch {
+  clicks: ClickRow[];
+  /** First-sight candidates for unique visitors, with the rollup key they count towards. */
+  visitors: { link_id: string; account_id: string; day: string; visitor: string; grace_cycle: string }[];
+  rollups: RollupRow[];
+  /** Clicks to add to links' totals (visits the redirect had not counted itself). */
+  linkClicks: Map<string, number>;
+  usage: { account_id: string; cycle: string; tracked: number; grace_started_at: string | null }[];
+  checkpoint: { journalId: string; position: JournalPosition } | null;
+}
+
+export interface AccountClickState {
+  account_id: string;
+  tier: string;
+  overage_limit_cents: number | null;
+  tracked_clicks: number;
+  grace_started_at: string | null;
+}
+
+const CHUNK = 200;
+
+async function inChunks<T>(rows: T[], write: (chunk: T[]) => Promise<unknown>): Promise<void> {
+  for (let i = 0; i < rows.length; i += CHUNK) await write(rows.slice(i, i + CHUNK));
+}
+
+async function addRollups(trx: Transaction<Database>, rows: RollupRow[]): Promise<void> {
+  await inChunks(rows, (chunk) =>
+    trx
+      .insertInto('click_rollups')
+      .values(chunk)
+      .onConflict((oc) =>
+        oc.columns(['link_id', 'day', 'dimension', 'value', 'grace_cycle']).doUpdateSet({ clicks: sql`click_rollups.clicks + excluded.clicks` }),
+      )
+      .execute(),
+  );
+}
+
+export class ClicksRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async accountStates(accountIds: string[], cycle: string): Promise<AccountClickState[]> {
+    if (accountIds.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('accounts')
+      .leftJoin('account_usage', (join) => join.onRef('account_usage.account_id', '=', 'accounts.id').on('account_usage.cycle', '=', cycle))
+      .select(['accounts.id as account_id', 'accounts.tier', 'accounts.overage_limit_cents', 'account_usage.tracked_clicks', 'account_usage.grace_started_at'])
+      .where('accounts.id', 'in', accountIds)
+      .execute();
+    return rows.map((r) => ({ ...r, tracked_clicks: Number(r.tracked_clicks ?? 0), overage_limit_cents: r.overage_limit_cents === null ? null : Number(r.overage_limit_cents) }));
+  }
+
+  async commit(batch: ClickBatch): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await inChunks(batch.clicks, (chunk) => trx.insertInto('clicks').values(chunk).execute());
+
+      const uniques = new Map<string, RollupRow>();
+      await inChunks(batch.visitors, async (chunk) => {
+        const firsts = await trx
+          .insertInto('click_visitors')
+          .values(chunk.map(({ link_id, day, visitor }) => ({ link_id, day, visitor })))
+          .onConflict((oc) => oc.doNothing())
+          .returning(['link_id', 'day', 'visitor'])
+          .execute();
+        const seen = new Set(firsts.map((f) => `${f.link_id}|${f.day}|${f.visitor}`));
+        for (const v of chunk) {
+          if (!seen.delete(`${v.link_id}|${v.day}|${v.visitor}`)) continue;
+          const key = `${v.link_id}|${v.day}|${v.grace_cycle}`;
+          const row = uniques.get(key) ?? { link_id: v.link_id, account_id: v.account_id, day: v.day, dimension: 'unique', value: '', grace_cycle: v.grace_cycle, clicks: 0 };
+          row.clicks += 1;
+          uniques.set(key, row);
+        }
+      });
+      await addRollups(trx, [...batch.rollups, ...uniques.values()]);
+
+      for (const [id, n] of batch.linkClicks) {
+        await trx.updateTable('links').set({ clicks: sql`clicks + ${n}` }).where('id', '=', id).execute();
+      }
+      for (const u of batch.usage) {
+        await trx
+          .insertInto('account_usage')
+          .values({ account_id: u.account_id, cycle: u.cycle, tracked_clicks: u.tracked, grace_started_at: u.grace_started_at })
+          .onConflict((oc) =>
+            oc.columns(['account_id', 'cycle']).doUpdateSet({
+              tracked_clicks: sql`account_usage.tracked_clicks + excluded.tracked_clicks`,
+              grace_started_at: sql`coalesce(account_usage.grace_started_at, excluded.grace_started_at)`,
+            }),
+          )
+          .execute();
+      }
+      if (batch.checkpoint) {
+        const { journalId, position } = batch.checkpoint;
+        await trx
+          .insertInto('journal_checkpoints')
+          .values({ journal_id: journalId, segment: position.segment, offset: position.offset })
+          .onConflict((oc) => oc.column('journal_id').doUpdateSet({ segment: position.segment, offset: position.offset }))
+          .execute();
+      }
+    });
+  }
+
+  async checkpoint(journalId: string): Promise<JournalPosition | null> {
+    const row = await this.db.selectFrom('journal_checkpoints').select(['segment', 'offset']).where('journal_id', '=', journalId).executeTakeFirst();
+    return row ? { segment: Number(row.segment), offset: Number(row.offset) } : null;
+  }
+
+  async dropCheckpoint(journalId: string): Promise<void> {
+    await this.db.deleteFrom('journal_checkpoints').where('journal_id', '=', journalId).execute();
+  }
+
+  /** A per-installation secret (shared by every instance on the database), created on first use. */
+  async secret(name: string, create: () => string): Promise<string> {
+    await this.db.insertInto('settings').values({ key: name, value: create() }).onConflict((oc) => oc.doNothing()).execute();
+    const row = await this.db.selectFrom('settings').select('value').where('key', '=', name).executeTakeFirstOrThrow();
+    return row.value;
+  }
+}

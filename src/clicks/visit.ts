@@ -1,0 +1,17 @@
+/**
+ * A counted visit as the redirect captures it: everything the analytics need except what is derived later
+ * (browser, OS, device from the user agent). No raw IP: `visitor` is already the salted hash.
+ */
+export interface Visit {
+  linkId: string;
+  accountId: string;
+  atMs: number;
+  visitor: string;
+  country: string | null;
+  region: string | null;
+  city: string | null;
+  userAgent: string;
+  referrer: string | null;
+  /** True when the redirect already counted the click on the link (capped links count synchronously). */
+  counted: boolean;
+}
