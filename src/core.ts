@@ -14,6 +14,8 @@ import { LinkPresenter } from './links/presenters.js';
 import { LinksRepository } from './links/repository.js';
 import { LinksService } from './links/service.js';
 import { RedirectService } from './redirects/service.js';
+import { AnalyticsRepository } from './analytics/repository.js';
+import { AnalyticsService } from './analytics/service.js';
 import { MemoryCounterStore, type CounterStore } from './usage/counters.js';
 import { RedisCounterStore } from './usage/redis-counter-store.js';
 import { DatabaseCounterStore } from './usage/repository.js';
@@ -35,6 +37,7 @@ export interface Core {
   redirects: RedirectService;
   clicks: ClickRecorder;
   usage: UsageService;
+  analytics: AnalyticsService;
   present: LinkPresenter;
   close(): Promise<void>;
 }
@@ -74,6 +77,7 @@ export async function createCore(config: Config, log: FastifyBaseLogger, options
     redirects: new RedirectService(linksRepo, clicks, bus, clock),
     clicks,
     usage,
+    analytics: new AnalyticsService(new AnalyticsRepository(database.db), linksRepo, config.plans, clock, clicks),
     present: new LinkPresenter(config.baseUrl),
     async close() {
       await clicks.close();

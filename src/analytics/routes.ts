@@ -1,0 +1,136 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { callerOf } from '../http/access.js';
+import { errorResponses } from '../http/schemas.js';
+import type { Link } from '../links/link.js';
+import type { LinkPresenter } from '../links/presenters.js';
+import type { LinkKey } from '../links/repository.js';
+import { ShortPathParams } from '../links/schemas.js';
+import { AccountAnalytics, AggregatedStats, DetailedStats, LinkStats, PeriodQuery, UsageBody } from './schemas.js';
+import type { AnalyticsService, Period } from './service.js';
+
+const required = (surface: 'A' | 'B') => ({ surface, access: { auth: 'required' as const } });
+const optional = { surface: 'A' as const, access: { auth: 'optional' as const } };
+const CodeParams = Type.Object({ shortCode: Type.String({ pattern: '^[A-Za-z0-9]{6}$' }) });
+const NsParams = Type.Object({ prefix: Type.String(), slug: Type.String() });
+
+/** Statistics over Description A (/api/v1/links/.../stats, /api/stats, /api/ns/stats) and B (/api/analytics), and usage. */
+export const analyticsRoutes =
+  (analytics: AnalyticsService, present: LinkPresenter): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    const tagsA = ['statistics (A)'];
+    const tagsB = ['analytics (B)'];
+
+    app.get(
+      '/api/v1/links/:shortPath/stats',
+      { config: required('A'), schema: { tags: tagsA, summary: 'Total and the last 100 clicks', params: ShortPathParams, response: { 200: LinkStats, ...errorResponses(404) } } },
+      async (request) => {
+        const link = await analytics.ownedLink(callerOf(request), request.params.shortPath);
+        const { totalClicks, clicks } = await analytics.recentClicks(link);
+        return { shortCode: link.code, fullPath: present.fullPath(link), totalClicks, clicks };
+      },
+    );
+
+    const detailed = async (caller: { accountId: string } | null, key: LinkKey) => {
+      const link = await analytics.findLink(key);
+      const { totalClicks, clicks } = await analytics.recentClicks(link);
+      const owner = caller?.accountId === link.accountId;
+      return {
+        short: 'code' in key ? key.code : present.slugOf(link),
+        long: link.url,
+        opened: totalClicks,
+        created: link.createdAt,
+        expiresAt: link.expiresAt,
+        maxClicks: link.maxClicks,
+        isCustom: link.slug !== null,
+        clicks: owner ? clicks : [],
+      };
+    };
+    const aggregate = async (caller: Parameters<typeof analytics.aggregate>[0], link: Link, period: Period | undefined, short?: string) => ({
+      short: short ?? present.slugOf(link),
+      period: period ?? '7d',
+      ...(await analytics.aggregate(caller, { linkId: link.id }, period ?? '7d')),
+    });
+
+    app.get(
+      '/api/stats/:shortCode',
+      { config: optional, schema: { tags: tagsA, summary: 'Link statistics; click details only for the owner', params: CodeParams, response: { 200: DetailedStats, ...errorResponses(400, 404) } } },
+      async (request) => detailed(request.caller, { code: request.params.shortCode }),
+    );
+    app.get(
+      '/api/ns/stats/:prefix/:slug',
+      { config: optional, schema: { tags: tagsA, summary: 'Namespaced link statistics; details only for the owner', params: NsParams, response: { 200: DetailedStats, ...errorResponses(404) } } },
+      async (request) => detailed(request.caller, { namespace: request.params.prefix.toLowerCase(), slug: request.params.slug }),
+    );
+    app.get(
+      '/api/stats/:shortCode/aggregate',
+      {
+        config: required('A'),
+        schema: { tags: tagsA, summary: 'Aggregated statistics over a period', params: CodeParams, querystring: PeriodQuery, response: { 200: AggregatedStats, ...errorResponses(400, 404) } },
+      },
+      async (request) => {
+        const caller = callerOf(request);
+        const { shortCode } = request.params;
+        return aggregate(caller, await analytics.ownedLink(caller, { code: shortCode }), request.query.period, shortCode);
+      },
+    );
+    app.get(
+      '/api/ns/stats/:prefix/:slug/aggregate',
+      {
+        config: required('A'),
+        schema: { tags: tagsA, summary: 'Aggregated statistics of a namespaced link', params: NsParams, querystring: PeriodQuery, response: { 200: AggregatedStats, ...errorResponses(400, 404) } },
+      },
+      async (request) => {
+        const caller = callerOf(request);
+        const key = { namespace: request.params.prefix.toLowerCase(), slug: request.params.slug };
+        return aggregate(caller, await analytics.ownedLink(caller, key), request.query.period);
+      },
+    );
+
+    app.get(
+      '/api/analytics/links/:shortPath',
+      {
+        config: required('B'),
+        schema: { tags: tagsB, summary: 'Per-link analytics over a period', params: ShortPathParams, querystring: PeriodQuery, response: { 200: AggregatedStats, ...errorResponses(400, 404) } },
+      },
+      async (request) => {
+        const caller = callerOf(request);
+        return aggregate(caller, await analytics.ownedLink(caller, request.params.shortPath), request.query.period);
+      },
+    );
+    app.get(
+      '/api/analytics',
+      { config: required('B'), schema: { tags: tagsB, summary: 'Account-level analytics over a period', querystring: PeriodQuery, response: { 200: AccountAnalytics, ...errorResponses(400) } } },
+      async (request) => {
+        const caller = callerOf(request);
+        const period = request.query.period ?? '7d';
+        const { tierLimit: _tierLimit, ...totals } = await analytics.aggregate(caller, { accountId: caller.accountId }, period);
+        const top = await analytics.topLinks(caller, period);
+        return {
+          period,
+          ...totals,
+          tierLimit: _tierLimit,
+          topLinks: top.map((t) => ({ shortCode: t.link.code, fullPath: present.fullPath(t.link), shortUrl: present.shortUrl(t.link), clicks: t.clicks })),
+        };
+      },
+    );
+
+    app.get(
+      '/api/usage',
+      { config: required('B'), schema: { tags: tagsB, summary: 'Tracked clicks this billing cycle, overage and grace', response: { 200: UsageBody } } },
+      async (request) => analytics.usage(callerOf(request)),
+    );
+    app.post(
+      '/api/subscription/overage-limit',
+      {
+        config: required('A'),
+        schema: {
+          tags: ['subscription (A)'],
+          summary: 'Set the monthly cap on overage charges (cents; 0 means no cap). Pro and Builder.',
+          body: Type.Object({ limitCents: Type.Integer({ minimum: 0 }) }),
+          response: { 200: Type.Object({ success: Type.Boolean(), limitCents: Type.Integer() }), ...errorResponses(400) },
+        },
+      },
+      async (request) => ({ success: true, limitCents: await analytics.setOverageLimit(callerOf(request), request.body.limitCents) }),
+    );
+  };

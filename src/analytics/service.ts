@@ -1,0 +1,203 @@
+import type { Caller } from '../accounts/service.js';
+import { isTier, type Plans } from '../accounts/plans.js';
+import type { ClickRow } from '../clicks/repository.js';
+import type { Clock } from '../clock.js';
+import { AppError, errors } from '../errors.js';
+import { toLink, type Link } from '../links/link.js';
+import type { LinkKey, LinksRepository } from '../links/repository.js';
+import { parseShortPath } from '../links/rules.js';
+import { cycleBounds, cycleOf, effectiveCapCents, GRACE_DAYS, overageChargeCents } from '../usage/tracked-clicks.js';
+import type { AnalyticsRepository, DimensionSum, Scope, Visibility } from './repository.js';
+
+export const PERIODS = ['7d', '30d', '90d', '365d'] as const;
+export type Period = (typeof PERIODS)[number];
+const DAY_MS = 86_400_000;
+const LAST_CLICKS = 100;
+
+export interface ClickView {
+  timestamp: string;
+  city: string | null;
+  region: string | null;
+  country: string | null;
+  browser: string;
+  os: string;
+  device: 'desktop' | 'mobile' | 'tablet';
+  referrer: string | null;
+}
+
+export interface Breakdowns {
+  totalClicks: number;
+  clicksByDay: { date: string; clicks: number }[];
+  deviceBreakdown: { mobile: number; desktop: number; tablet: number };
+  countryBreakdown: Record<string, number>;
+  referrerBreakdown: Record<string, number>;
+  browserBreakdown: Record<string, number>;
+  osBreakdown: Record<string, number>;
+  hourBreakdown: Record<string, number>;
+  uniqueVisitors: number;
+}
+
+export interface Usage {
+  cycle: { start: string; end: string };
+  trackedClicks: number;
+  includedClicks: number | null;
+  overageClicks: number;
+  overageChargeCents: number;
+  overageLimitCents: number | null;
+  capReached: boolean;
+  grace: { active: boolean; startedAt: string | null; endsAt: string | null };
+  recordingPaused: boolean;
+}
+
+const toView = (row: ClickRow): ClickView => ({
+  timestamp: row.at,
+  city: row.city,
+  region: row.region,
+  country: row.country,
+  browser: row.browser,
+  os: row.os,
+  device: row.device as ClickView['device'],
+  referrer: row.referrer,
+});
+
+/** Statistics from the click records and their daily rollups, within each plan's history and visibility rules. */
+export class AnalyticsService {
+  constructor(
+    private readonly repo: AnalyticsRepository,
+    private readonly links: LinksRepository,
+    private readonly plans: Plans,
+    private readonly clock: Clock,
+    /** Clicks still on their way to the database; statistics wait for them. */
+    private readonly pendingClicks: { settle(): Promise<void> },
+  ) {}
+
+  /** A link the caller owns (404 unknown, 403 someone else's). */
+  async ownedLink(caller: Caller, key: LinkKey | string): Promise<Link> {
+    const link = await this.findLink(typeof key === 'string' ? parseShortPath(key) : key);
+    if (link.accountId !== caller.accountId) throw errors.accessDenied();
+    return link;
+  }
+
+  async findLink(key: LinkKey): Promise<Link> {
+    const row = await this.links.find(key);
+    if (!row) throw errors.linkNotFound();
+    return toLink(row);
+  }
+
+  /** The last 100 clicks with their details, and the total. */
+  async recentClicks(link: Link): Promise<{ totalClicks: number; clicks: ClickView[] }> {
+    await this.pendingClicks.settle();
+    const visibility = await this.visibility(link.accountId);
+    const [rows, sums] = await Promise.all([
+      this.repo.lastClicks(link.id, LAST_CLICKS, visibility),
+      this.repo.sums({ linkId: link.id }, null, visibility),
+    ]);
+    return { totalClicks: total(sums), clicks: rows.map(toView) };
+  }
+
+  /** Aggregates over a period; 403 when the period reaches back further than the caller's plan keeps. */
+  async aggregate(caller: Caller, scope: Scope, period: Period): Promise<Breakdowns & { tierLimit: number }> {
+    const days = Number(period.slice(0, -1));
+    const tierLimit = this.plans[caller.tier].historyDays;
+    if (days > tierLimit) {
+      throw new AppError(403, 'PERIOD_EXCEEDS_PLAN', `Your plan keeps ${tierLimit} days of history; ${period} needs an upgrade`);
+    }
+    await this.pendingClicks.settle();
+    const today = Date.UTC(...ymd(this.clock.now()));
+    const dates = Array.from({ length: days }, (_, i) => new Date(today - (days - 1 - i) * DAY_MS).toISOString().slice(0, 10));
+    const sums = await this.repo.sums(scope, dates[0]!, await this.visibility(caller.accountId));
+    return { ...breakdowns(sums, dates), tierLimit };
+  }
+
+  async topLinks(caller: Caller, period: Period, limit = 10): Promise<{ link: Link; clicks: number }[]> {
+    const days = Number(period.slice(0, -1));
+    const since = new Date(Date.UTC(...ymd(this.clock.now())) - (days - 1) * DAY_MS).toISOString().slice(0, 10);
+    const top = await this.repo.topLinks(caller.accountId, since, await this.visibility(caller.accountId), limit);
+    const links = await Promise.all(top.map((t) => this.links.findById(t.linkId)));
+    return top.flatMap((t, i) => (links[i] ? [{ link: toLink(links[i]!), clicks: t.clicks }] : []));
+  }
+
+  async usage(caller: Caller): Promise<Usage> {
+    await this.pendingClicks.settle();
+    const now = this.clock.now().getTime();
+    const cycle = cycleOf(now);
+    const plan = this.plans[caller.tier];
+    const [{ tracked, graceStartedAt }, accountCap] = await Promise.all([
+      this.repo.usage(caller.accountId, cycle),
+      this.repo.overageLimit(caller.accountId),
+    ]);
+    const included = plan.trackedClicksPerMonth;
+    const charge = overageChargeCents(plan, tracked);
+    const cap = plan.overageCentsPer1000 === null ? null : effectiveCapCents(plan, accountCap);
+    const capReached = cap !== null && charge + (plan.overageCentsPer1000 ?? 0) / 1000 > cap;
+    const graceEnds = graceStartedAt ? new Date(Date.parse(graceStartedAt) + GRACE_DAYS * DAY_MS).toISOString() : null;
+    const graceActive = graceEnds !== null && now < Date.parse(graceEnds);
+    return {
+      cycle: cycleBounds(cycle),
+      trackedClicks: tracked,
+      includedClicks: included,
+      overageClicks: included === null || plan.overageCentsPer1000 === null ? 0 : Math.max(0, tracked - included),
+      overageChargeCents: Math.round(charge * 100) / 100,
+      overageLimitCents: cap,
+      capReached,
+      grace: { active: graceActive, startedAt: graceStartedAt, endsAt: graceEnds },
+      recordingPaused: capReached || (graceStartedAt !== null && !graceActive),
+    };
+  }
+
+  /** Spec 4.1: Pro and Builder set their monthly overage cap; 0 means no cap. */
+  async setOverageLimit(caller: Caller, limitCents: number): Promise<number> {
+    if (!Number.isInteger(limitCents) || limitCents < 0) {
+      throw new AppError(400, 'INVALID_LIMIT_CENTS', 'limitCents must be an integer of 0 or more (0 means no cap)');
+    }
+    if (caller.tier !== 'pro' && caller.tier !== 'builder') {
+      throw new AppError(403, 'PLAN_NOT_ELIGIBLE', 'The overage cap applies to the Pro and Builder plans');
+    }
+    await this.repo.setOverageLimit(caller.accountId, limitCents);
+    return limitCents;
+  }
+
+  private async visibility(accountId: string): Promise<Visibility> {
+    const currentCycle = cycleOf(this.clock.now().getTime());
+    const owner = await this.repo.accountTier(accountId);
+    const plan = this.plans[owner && isTier(owner) ? owner : 'free'];
+    return { showGrace: plan.overageCentsPer1000 !== null || plan.trackedClicksPerMonth === null, currentCycle };
+  }
+}
+
+const ymd = (d: Date): [number, number, number] => [d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()];
+
+const total = (sums: DimensionSum[]) => sums.filter((s) => s.dimension === 'total').reduce((n, s) => n + s.clicks, 0);
+
+function breakdowns(sums: DimensionSum[], dates: string[]): Breakdowns {
+  const byDay = new Map(dates.map((d) => [d, 0]));
+  const out: Breakdowns = {
+    totalClicks: 0,
+    clicksByDay: [],
+    deviceBreakdown: { mobile: 0, desktop: 0, tablet: 0 },
+    countryBreakdown: {},
+    referrerBreakdown: {},
+    browserBreakdown: {},
+    osBreakdown: {},
+    hourBreakdown: Object.fromEntries(Array.from({ length: 24 }, (_, h) => [String(h), 0])),
+    uniqueVisitors: 0,
+  };
+  const add = (map: Record<string, number>, key: string, n: number) => {
+    map[key] = (map[key] ?? 0) + n;
+  };
+  for (const s of sums) {
+    if (s.dimension === 'total') {
+      out.totalClicks += s.clicks;
+      if (byDay.has(s.day)) byDay.set(s.day, byDay.get(s.day)! + s.clicks);
+    } else if (s.dimension === 'device' && (s.value === 'mobile' || s.value === 'desktop' || s.value === 'tablet')) {
+      out.deviceBreakdown[s.value] += s.clicks;
+    } else if (s.dimension === 'country') add(out.countryBreakdown, s.value || 'unknown', s.clicks);
+    else if (s.dimension === 'referrer') add(out.referrerBreakdown, s.value || 'direct', s.clicks);
+    else if (s.dimension === 'browser') add(out.browserBreakdown, s.value, s.clicks);
+    else if (s.dimension === 'os') add(out.osBreakdown, s.value, s.clicks);
+    else if (s.dimension === 'hour') add(out.hourBreakdown, s.value, s.clicks);
+    else if (s.dimension === 'unique') out.uniqueVisitors += s.clicks;
+  }
+  out.clicksByDay = [...byDay].map(([date, clicks]) => ({ date, clicks }));
+  return out;
+}
