@@ -54,7 +54,7 @@ export async function createCore(config: Config, log: FastifyBaseLogger, options
   const durableCounters = new DatabaseCounterStore(database.db, now);
   await durableCounters.sweep();
   const usage = new UsageService(config.plans, fastCounters, durableCounters, clock, log);
-  const clicksRepo = new ClicksRepository(database.db);
+  const clicksRepo = new ClicksRepository(database.db, database.dialect);
   const journalRoot = path.join(config.dataDir, 'journal');
   const clicks = new ClickRecorder(
     ClickJournal.create(journalRoot),

@@ -63,7 +63,20 @@ export class GeoIp {
     return new GeoIp(reader(files.v4), files.v6);
   }
 
+  private readonly recent = new Map<string, Place | null>();
+
+  /** Visitors come back, so recent answers are kept (the lookup runs on the redirect path). */
   lookup(ip: string): Place | null {
+    let place = this.recent.get(ip);
+    if (place === undefined) {
+      if (this.recent.size >= 10_000) this.recent.clear();
+      place = this.read(ip);
+      this.recent.set(ip, place);
+    }
+    return place;
+  }
+
+  private read(ip: string): Place | null {
     const address = ip.startsWith('::ffff:') ? ip.slice(7) : ip;
     try {
       if (!address.includes(':') || !this.v6File) return toPlace(this.v4.get(address));

@@ -6,8 +6,8 @@ import type { EventBus } from '../events/bus.js';
 import { cycleOf, decide, type Decision } from '../usage/tracked-clicks.js';
 import type { GeoIp } from './geoip.js';
 import { ClickJournal, type JournalPosition } from './journal.js';
-import type { ClickBatch, ClicksRepository, RollupRow } from './repository.js';
-import { referrerHost, software } from './user-agent.js';
+import { KEPT_CLICKS_PER_LINK, type ClickBatch, type ClicksRepository, type RollupRow } from './repository.js';
+import { referrerHost, software, type Software } from './user-agent.js';
 import type { Visit } from './visit.js';
 
 /** What the redirect hands over for a counted visit. */
@@ -23,7 +23,13 @@ export interface CapturedVisit {
 /** How long visits gather before one transaction commits them. */
 export const CLICK_FLUSH_MS = 20;
 
-const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+let lastDay = { index: -1, text: '' };
+/** `YYYY-MM-DD` in UTC; remembered, since a batch's visits nearly always share one day. */
+function dayOf(ms: number): string {
+  const index = Math.floor(ms / 86_400_000);
+  if (index !== lastDay.index) lastDay = { index, text: new Date(ms).toISOString().slice(0, 10) };
+  return lastDay.text;
+}
 
 /**
  * Records clicks without slowing the redirect and without losing one: `record` writes the visit to the journal
@@ -39,6 +45,8 @@ export class ClickRecorder {
   private flushing: Promise<void> = Promise.resolve();
   private salt: { day: string; value: string } = { day: '', value: '' };
   private sequence = 0;
+  /** Today's visitor hashes of recent visitors (the hash runs on the redirect path). */
+  private readonly visitors = new Map<string, string>();
 
   constructor(
     private readonly journal: ClickJournal,
@@ -51,6 +59,7 @@ export class ClickRecorder {
     private readonly secret: string,
   ) {}
 
+  /** Returns once the visit is in the journal; the redirect answers after that. */
   record(captured: CapturedVisit): void {
     const atMs = this.clock.now().getTime();
     const place = this.geo.lookup(captured.ip);
@@ -108,7 +117,7 @@ export class ClickRecorder {
   /** Commits a batch of visits read back from an orphaned journal, with that journal's checkpoint. */
   private async replay(visits: Visit[], journalId: string, position: JournalPosition): Promise<void> {
     if (visits.length > 0) await this.repo.commit(await this.batch(visits, { journalId, position }));
-    for (const v of visits) this.emitClick(v);
+    if (this.bus.listening('link.click')) for (const v of visits) this.emitClick(v);
   }
 
   private async flush(): Promise<void> {
@@ -117,10 +126,11 @@ export class ClickRecorder {
     const position = this.lastPosition;
     this.pending = [];
     if (visits.length === 0 || !position) return;
+    this.journal.writeQueued(); // the checkpoint must never run ahead of the file
     try {
       await this.repo.commit(await this.batch(visits, { journalId: this.journal.id, position }));
       this.journal.compact(position);
-      for (const v of visits) this.emitClick(v);
+      if (this.bus.listening('link.click')) for (const v of visits) this.emitClick(v);
     } catch (error) {
       // Still in the journal: the next start replays them. Keep them queued to try again meanwhile.
       this.log.error({ err: error, visits: visits.length }, 'could not commit clicks; will retry');
@@ -148,24 +158,65 @@ export class ClickRecorder {
 
   private async batch(visits: Visit[], checkpoint: ClickBatch['checkpoint']): Promise<ClickBatch> {
     const batch: ClickBatch = { clicks: [], visitors: [], rollups: [], linkClicks: new Map(), usage: [], checkpoint };
-    const rollups = new Map<string, RollupRow>();
-    const bump = (v: Visit, day: string, grace: string, dimension: string, value: string) => {
-      const key = `${v.linkId}|${day}|${dimension}|${value}|${grace}`;
-      const row = rollups.get(key) ?? { link_id: v.linkId, account_id: v.accountId, day, dimension, value, grace_cycle: grace, clicks: 0 };
-      row.clicks += 1;
-      rollups.set(key, row);
-    };
     const decisions = await this.decisions(visits, batch);
-    visits.forEach((v, i) => {
+    // Visits that agree on every rolled-up dimension are counted as one group, so the rollups cost one
+    // update per group, not seven per visit.
+    const groups = new Map<string, { v: Visit; sw: Software; day: string; grace: string; n: number }>();
+    const visitors = new Map<string, ClickBatch['visitors'][number]>();
+    const graces: string[] = new Array(visits.length);
+    for (let i = 0; i < visits.length; i++) {
+      const v = visits[i]!;
       if (!v.counted) batch.linkClicks.set(v.linkId, (batch.linkClicks.get(v.linkId) ?? 0) + 1);
       const decision = decisions[i]!;
-      if (decision === 'pause') return;
+      if (decision === 'pause') continue;
       const grace = decision === 'grace' ? cycleOf(v.atMs) : '';
+      graces[i] = grace;
       const day = dayOf(v.atMs);
+      const sw = software(v.userAgent);
+      const hour = new Date(v.atMs).getUTCHours();
+      const key = `${v.linkId}|${day}|${grace}|${hour}|${v.country}|${sw.device}|${sw.browser}|${sw.os}|${v.referrer}`;
+      const group = groups.get(key);
+      if (group) group.n += 1;
+      else groups.set(key, { v, sw, day, grace, n: 1 });
+      const visitorKey = `${v.linkId}|${day}|${v.visitor}`;
+      if (!visitors.has(visitorKey)) visitors.set(visitorKey, { link_id: v.linkId, account_id: v.accountId, day, visitor: v.visitor, grace_cycle: grace });
+    }
+    batch.visitors = [...visitors.values()];
+
+    const rollups = new Map<string, RollupRow>();
+    for (const { v, sw, day, grace, n } of groups.values()) {
+      const add = (dimension: string, value: string) => {
+        const key = `${v.linkId}|${day}|${dimension}|${value}|${grace}`;
+        const row = rollups.get(key);
+        if (row) row.clicks += n;
+        else rollups.set(key, { link_id: v.linkId, account_id: v.accountId, day, dimension, value, grace_cycle: grace, clicks: n });
+      };
+      add('total', '');
+      add('country', v.country ?? '');
+      add('device', sw.device);
+      add('browser', sw.browser);
+      add('os', sw.os);
+      add('referrer', v.referrer ?? '');
+      add('hour', String(new Date(v.atMs).getUTCHours()));
+    }
+    batch.rollups = [...rollups.values()];
+
+    // Only the newest click records of each link are kept (see KEPT_CLICKS_PER_LINK), so only those are built.
+    const perLink = new Map<string, number>();
+    const kept: number[] = [];
+    for (let i = visits.length - 1; i >= 0; i--) {
+      const linkId = visits[i]!.linkId;
+      const n = perLink.get(linkId) ?? 0;
+      if (decisions[i] === 'pause' || n >= KEPT_CLICKS_PER_LINK) continue;
+      perLink.set(linkId, n + 1);
+      kept.push(i);
+    }
+    for (const i of kept.reverse()) {
+      const v = visits[i]!;
       const sw = software(v.userAgent);
       batch.clicks.push({
         // The journal id is unique per process run, so a counter after it is a unique id at no random cost.
-        id: `clk_${this.journal.id}_${(this.sequence++).toString(36)}`,
+        id: `clk_${this.journal.id}_${(this.sequence++).toString(36).padStart(8, '0')}`,
         link_id: v.linkId,
         account_id: v.accountId,
         at: new Date(v.atMs).toISOString(),
@@ -177,18 +228,9 @@ export class ClickRecorder {
         device: sw.device,
         referrer: v.referrer,
         visitor: v.visitor,
-        grace_cycle: grace || null,
+        grace_cycle: graces[i] || null,
       });
-      batch.visitors.push({ link_id: v.linkId, account_id: v.accountId, day, visitor: v.visitor, grace_cycle: grace });
-      bump(v, day, grace, 'total', '');
-      bump(v, day, grace, 'country', v.country ?? '');
-      bump(v, day, grace, 'device', sw.device);
-      bump(v, day, grace, 'browser', sw.browser);
-      bump(v, day, grace, 'os', sw.os);
-      bump(v, day, grace, 'referrer', v.referrer ?? '');
-      bump(v, day, grace, 'hour', String(new Date(v.atMs).getUTCHours()));
-    });
-    batch.rollups = [...rollups.values()];
+    }
     return batch;
   }
 
@@ -218,7 +260,11 @@ export class ClickRecorder {
       const state = running.get(`${v.accountId}|${cycleOf(v.atMs)}`);
       if (!state) return 'pause' as const; // the account is gone
       const plan = this.plans[isTier(state.tier) ? state.tier : 'free'];
-      const decision = decide({ plan, accountCapCents: state.cap, tracked: state.tracked, graceStartedAtMs: state.graceStartedAtMs }, v.atMs);
+      const included = plan.trackedClicksPerMonth;
+      const decision =
+        included === null || state.tracked < included
+          ? 'track'
+          : decide({ plan, accountCapCents: state.cap, tracked: state.tracked, graceStartedAtMs: state.graceStartedAtMs }, v.atMs);
       if (decision === 'pause') return decision;
       state.tracked += 1;
       state.added += 1;
@@ -244,8 +290,18 @@ export class ClickRecorder {
   /** sha256 over a salt that changes every UTC day, the IP and the user agent: counts visitors, stores no IP. */
   private visitorHash(ip: string, userAgent: string, atMs: number): string {
     const day = dayOf(atMs);
-    if (this.salt.day !== day) this.salt = { day, value: hash('sha256', `${this.secret}:${day}`) };
-    return hash('sha256', `${this.salt.value}|${ip}|${userAgent}`).slice(0, 32);
+    if (this.salt.day !== day) {
+      this.salt = { day, value: hash('sha256', `${this.secret}:${day}`) };
+      this.visitors.clear();
+    }
+    const key = `${ip}|${userAgent}`;
+    let visitor = this.visitors.get(key);
+    if (visitor === undefined) {
+      if (this.visitors.size >= 10_000) this.visitors.clear();
+      visitor = hash('sha256', `${this.salt.value}|${key}`).slice(0, 32);
+      this.visitors.set(key, visitor);
+    }
+    return visitor;
   }
 }
 

@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import type { Dialect } from '../db/database.js';
 import type { ClickRollupsTable, ClicksTable, Database } from '../db/schema.js';
 import type { JournalPosition } from './journal.js';
 
@@ -27,6 +28,12 @@ export interface AccountClickState {
 
 const CHUNK = 200;
 
+/**
+ * Click records kept per link: the API shows the last 100, and everything older lives on in the daily
+ * rollups, which is what every aggregate reads. Keeping rows bounded keeps recording cheap at any volume.
+ */
+export const KEPT_CLICKS_PER_LINK = 100;
+
 async function inChunks<T>(rows: T[], write: (chunk: T[]) => Promise<unknown>): Promise<void> {
   for (let i = 0; i < rows.length; i += CHUNK) await write(rows.slice(i, i + CHUNK));
 }
@@ -43,8 +50,47 @@ async function addRollups(trx: Transaction<Database>, rows: RollupRow[]): Promis
   );
 }
 
+const CLICK_COLUMNS = ['id', 'link_id', 'account_id', 'at', 'country', 'region', 'city', 'browser', 'os', 'device', 'referrer', 'visitor', 'grace_cycle'] as const;
+
+/**
+ * Many rows as one JSON parameter, expanded by the database itself (SQLite's json_each, PostgreSQL's
+ * json_populate_recordset): a flush of thousands of clicks is one statement whose cost does not grow with
+ * query building, which is what keeps recording off the redirect's budget.
+ */
+function jsonRows(dialect: Dialect, table: 'clicks' | 'click_visitors', columns: readonly string[], rows: object[]) {
+  const list = sql.join(columns.map((c) => sql.ref(c)));
+  const json = JSON.stringify(rows);
+  if (dialect === 'postgres') {
+    return sql`insert into ${sql.table(table)} (${list}) select ${list} from json_populate_recordset(null::${sql.table(table)}, ${json}::json)`;
+  }
+  const values = sql.join(columns.map((c) => sql`value ->> ${sql.lit(c)}`));
+  return sql`insert into ${sql.table(table)} (${list}) select ${values} from json_each(${json}) where true`;
+}
+
+/** Drops a link's click records older than its newest `keep` (their counts live on in the rollups). */
+async function pruneClicks(trx: Transaction<Database>, linkId: string, keep: number): Promise<void> {
+  const boundary = await trx
+    .selectFrom('clicks')
+    .select(['at', 'id'])
+    .where('link_id', '=', linkId)
+    .orderBy('at', 'desc')
+    .orderBy('id', 'desc')
+    .offset(keep - 1)
+    .limit(1)
+    .executeTakeFirst();
+  if (!boundary) return;
+  await trx
+    .deleteFrom('clicks')
+    .where('link_id', '=', linkId)
+    .where((eb) => eb.or([eb('at', '<', boundary.at), eb.and([eb('at', '=', boundary.at), eb('id', '<', boundary.id)])]))
+    .execute();
+}
+
 export class ClicksRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: Dialect,
+  ) {}
 
   async accountStates(accountIds: string[], cycle: string): Promise<AccountClickState[]> {
     if (accountIds.length === 0) return [];
@@ -59,16 +105,16 @@ export class ClicksRepository {
 
   async commit(batch: ClickBatch): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
-      await inChunks(batch.clicks, (chunk) => trx.insertInto('clicks').values(chunk).execute());
+      if (batch.clicks.length > 0) {
+        await jsonRows(this.dialect, 'clicks', CLICK_COLUMNS, batch.clicks).execute(trx);
+        for (const linkId of new Set(batch.clicks.map((c) => c.link_id))) await pruneClicks(trx, linkId, KEPT_CLICKS_PER_LINK);
+      }
 
       const uniques = new Map<string, RollupRow>();
-      await inChunks(batch.visitors, async (chunk) => {
-        const firsts = await trx
-          .insertInto('click_visitors')
-          .values(chunk.map(({ link_id, day, visitor }) => ({ link_id, day, visitor })))
-          .onConflict((oc) => oc.doNothing())
-          .returning(['link_id', 'day', 'visitor'])
-          .execute();
+      if (batch.visitors.length > 0) {
+        const chunk = batch.visitors;
+        const insert = jsonRows(this.dialect, 'click_visitors', ['link_id', 'day', 'visitor'], chunk);
+        const { rows: firsts } = await sql<{ link_id: string; day: string; visitor: string }>`${insert} on conflict do nothing returning link_id, day, visitor`.execute(trx);
         const seen = new Set(firsts.map((f) => `${f.link_id}|${f.day}|${f.visitor}`));
         for (const v of chunk) {
           if (!seen.delete(`${v.link_id}|${v.day}|${v.visitor}`)) continue;
@@ -77,7 +123,7 @@ export class ClicksRepository {
           row.clicks += 1;
           uniques.set(key, row);
         }
-      });
+      }
       await addRollups(trx, [...batch.rollups, ...uniques.values()]);
 
       for (const [id, n] of batch.linkClicks) {

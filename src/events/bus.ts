@@ -30,6 +30,11 @@ export class EventBus {
     this.emitter.emit(event, payload);
   }
 
+  /** Whether anyone listens, so emitters can skip building payloads nobody reads. */
+  listening(event: EventName): boolean {
+    return this.emitter.listenerCount(event) > 0;
+  }
+
   on<E extends EventName>(event: E, listener: (payload: DomainEvents[E]) => void): void {
     this.emitter.on(event, listener);
   }

@@ -1,0 +1,106 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { stringify } from 'csv-stringify/sync';
+import type { Caller } from '../accounts/service.js';
+import type { Core } from '../core.js';
+import { AppError } from '../errors.js';
+import type { Link } from '../links/link.js';
+import { formatFromExtension, IMPORT_FIELDS, type ImportFormat } from './import-rows.js';
+import { parseImportFormat } from './links-import.js';
+
+/** Links read from the service per page. */
+export const EXPORT_PAGE = 1000;
+
+/** The import columns first (so an export can be imported elsewhere), then what the link is now. */
+export const EXPORT_COLUMNS = [...IMPORT_FIELDS, 'shortCode', 'shortUrl', 'fullPath', 'clicks', 'created'] as const;
+type ExportRecord = Record<(typeof EXPORT_COLUMNS)[number], string | number | null>;
+
+export interface ExportRequest {
+  email: string;
+  format?: string;
+  /** A file to write; without it the data goes to `stdout`. */
+  output?: string;
+  stdout: NodeJS.WritableStream;
+}
+
+export interface ExportSummary {
+  exported: number;
+  format: ImportFormat;
+  output: string;
+}
+
+function record(core: Core, link: Link): ExportRecord {
+  return {
+    url: link.url,
+    customSlug: link.slug,
+    expiresAt: link.expiresAt,
+    maxClicks: link.maxClicks,
+    activeFrom: link.activeFrom,
+    shortCode: link.code,
+    shortUrl: core.present.shortUrl(link),
+    fullPath: core.present.fullPath(link),
+    clicks: link.clicks,
+    created: link.createdAt,
+  };
+}
+
+function render(records: ExportRecord[], format: ImportFormat, first: boolean): string {
+  if (format === 'jsonl') return records.map((r) => `${JSON.stringify(r)}\n`).join('');
+  return stringify(records, { header: first, columns: [...EXPORT_COLUMNS] });
+}
+
+const unwritable = (file: string, error: unknown) =>
+  new AppError(400, 'FILE_UNWRITABLE', `Cannot write ${file}: ${error instanceof Error ? error.message : String(error)}`);
+
+/** Where the text goes: a stream (awaiting each write, so nothing is lost at exit) or a file handle. */
+interface Sink {
+  write(text: string): Promise<void>;
+}
+
+const streamSink = (stream: NodeJS.WritableStream): Sink => ({
+  write: (text) => new Promise((resolve, reject) => stream.write(text, (error) => (error ? reject(error) : resolve()))),
+});
+
+/** Writes every page of the account's links, newest first (the list order of the API). Returns how many. */
+async function writeLinks(core: Core, caller: Caller, format: ImportFormat, sink: Sink): Promise<number> {
+  let exported = 0;
+  for (let offset = 0; ; offset += EXPORT_PAGE) {
+    const page = await core.links.list(caller, { limit: EXPORT_PAGE, offset });
+    const text = render(page.links.map((link) => record(core, link)), format, offset === 0);
+    if (text) await sink.write(text);
+    exported += page.links.length;
+    if (!page.hasMore) return exported;
+  }
+}
+
+/**
+ * `links export --email E [--format csv|jsonl] [--output FILE]`. With `--output` the file is written whole
+ * (through a temporary file renamed into place) and a summary is returned; without it the data goes to stdout
+ * and the result is undefined, so the CLI prints no summary line after the data.
+ */
+export async function exportLinks(core: Core, request: ExportRequest): Promise<ExportSummary | undefined> {
+  const format = parseImportFormat(request.format) ?? (request.output ? formatFromExtension(request.output) : null) ?? 'csv';
+  if (request.output === '') throw new AppError(400, 'MISSING_ARGUMENT', '--output needs a file name');
+  const caller = await core.accounts.callerFor(request.email); // an unknown account fails before anything is written
+  if (request.output === undefined) {
+    await writeLinks(core, caller, format, streamSink(request.stdout));
+    return undefined;
+  }
+  const output = path.resolve(request.output);
+  const temporary = path.join(path.dirname(output), `.${path.basename(output)}.${randomBytes(6).toString('hex')}.tmp`);
+  const handle = await fs.open(temporary, 'wx').catch((error: unknown) => {
+    throw unwritable(output, error);
+  });
+  let exported: number;
+  try {
+    exported = await writeLinks(core, caller, format, { write: async (text) => void (await handle.write(text)) });
+    await handle.close();
+    await fs.rename(temporary, output);
+  } catch (error) {
+    await handle.close().catch(() => undefined);
+    await fs.rm(temporary, { force: true });
+    throw error instanceof Error && 'syscall' in error ? unwritable(output, error) : error;
+  }
+  return { exported, format, output };
+}
