@@ -13,6 +13,7 @@ import { EventBus } from './events/bus.js';
 import { LinkPresenter } from './links/presenters.js';
 import { LinksRepository } from './links/repository.js';
 import { LinksService } from './links/service.js';
+import { ExpirySweeper } from './links/expiry-sweeper.js';
 import { RedirectService } from './redirects/service.js';
 import { AnalyticsRepository } from './analytics/repository.js';
 import { AnalyticsService } from './analytics/service.js';
@@ -38,6 +39,7 @@ export interface Core {
   clicks: ClickRecorder;
   usage: UsageService;
   analytics: AnalyticsService;
+  expiry: ExpirySweeper;
   present: LinkPresenter;
   close(): Promise<void>;
 }
@@ -67,6 +69,8 @@ export async function createCore(config: Config, log: FastifyBaseLogger, options
     await clicksRepo.secret('visitor-hash-secret', newSecret),
   );
   const recovered = await clicks.recoverOrphans(journalRoot);
+  const expiry = new ExpirySweeper(linksRepo, bus, clock, log);
+  expiry.start();
   if (recovered > 0) log.info({ recovered }, 'recovered clicks from an interrupted run');
   return {
     config,
@@ -77,9 +81,11 @@ export async function createCore(config: Config, log: FastifyBaseLogger, options
     redirects: new RedirectService(linksRepo, clicks, bus, clock),
     clicks,
     usage,
+    expiry,
     analytics: new AnalyticsService(new AnalyticsRepository(database.db), linksRepo, config.plans, clock, clicks),
     present: new LinkPresenter(config.baseUrl),
     async close() {
+      expiry.stop();
       await clicks.close();
       await redis?.close();
       await database.db.destroy();

@@ -2,7 +2,7 @@ import { sql, type Kysely, type Selectable, type Updateable } from 'kysely';
 import type { Database, LinksTable } from '../db/schema.js';
 
 export type LinkRow = Selectable<LinksTable>;
-export type LinkPatch = Updateable<Pick<LinksTable, 'url' | 'max_clicks' | 'expires_at' | 'active_from' | 'updated_at'>>;
+export type LinkPatch = Updateable<Pick<LinksTable, 'url' | 'max_clicks' | 'expires_at' | 'active_from' | 'updated_at' | 'expiry_notified'>>;
 
 const INSERT_CHUNK = 200;
 
@@ -50,6 +50,17 @@ export class LinksRepository {
       ? query.where('code', '=', key.code)
       : query.where('namespace', '=', key.namespace).where('slug', '=', key.slug)
     ).executeTakeFirst();
+  }
+
+  /** Marks links expired by `now` that were not announced yet, and returns them (each exactly once). */
+  markExpired(now: string): Promise<LinkRow[]> {
+    return this.db
+      .updateTable('links')
+      .set({ expiry_notified: 1 })
+      .where('expires_at', '<=', now)
+      .where('expiry_notified', '=', 0)
+      .returningAll()
+      .execute();
   }
 
   findById(id: string): Promise<LinkRow | undefined> {

@@ -82,7 +82,10 @@ export class LinksService {
         changed,
         this.clock.now(),
       );
-      if (changed.expiresAt) patch.expires_at = schedule.expiresAt;
+      if (changed.expiresAt) {
+        patch.expires_at = schedule.expiresAt;
+        patch.expiry_notified = 0; // a new expiry time is announced again when it comes
+      }
       if (changed.activeFrom) patch.active_from = schedule.activeFrom;
     }
     if (Object.keys(patch).length === 0) return previous;

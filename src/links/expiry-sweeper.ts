@@ -1,0 +1,38 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from '../clock.js';
+import type { EventBus } from '../events/bus.js';
+import { toLink } from './link.js';
+import type { LinksRepository } from './repository.js';
+
+export const EXPIRY_SWEEP_MS = 15_000;
+
+/**
+ * Notices links whose expiry time has passed and emits `link.expired` once per link. Marking a link and
+ * reading it back is one conditional UPDATE, so with several instances each expiry is still announced once.
+ */
+export class ExpirySweeper {
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly repo: LinksRepository,
+    private readonly bus: EventBus,
+    private readonly clock: Clock,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  start(): void {
+    this.timer = setInterval(() => void this.sweep().catch((error: unknown) => this.log.error({ err: error }, 'expiry sweep failed')), EXPIRY_SWEEP_MS);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+  }
+
+  /** One pass; returns how many links it announced. */
+  async sweep(): Promise<number> {
+    const rows = await this.repo.markExpired(this.clock.now().toISOString());
+    for (const row of rows) this.bus.emit('link.expired', { link: toLink(row) });
+    return rows.length;
+  }
+}
