@@ -3,8 +3,20 @@ import type { PlanLimits } from '../accounts/plans.js';
 export const GRACE_DAYS = 7;
 const DAY_MS = 86_400_000;
 
-/** The billing cycle of a moment: the calendar month in UTC, as `YYYY-MM`. */
-export const cycleOf = (ms: number): string => new Date(ms).toISOString().slice(0, 7);
+let lastCycle = { fromMs: 0, toMs: -1, text: '' };
+
+/** The billing cycle of a moment: the calendar month in UTC, as `YYYY-MM` (remembered: it changes monthly). */
+export function cycleOf(ms: number): string {
+  if (ms < lastCycle.fromMs || ms >= lastCycle.toMs) {
+    const d = new Date(ms);
+    lastCycle = {
+      fromMs: Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1),
+      toMs: Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1),
+      text: d.toISOString().slice(0, 7),
+    };
+  }
+  return lastCycle.text;
+}
 
 export function cycleBounds(cycle: string): { start: string; end: string } {
   const [year, month] = cycle.split('-').map(Number) as [number, number];
