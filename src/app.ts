@@ -41,7 +41,7 @@ export async function buildApp(config: Config, options: CoreOptions = {}): Promi
 
   registerErrorHandling(app);
   await registerOpenApi(app, config.baseUrl);
-  registerAccess(app, core.accounts, core.usage);
+  registerAccess(app, core.accounts, core.usage, config.plans);
 
   app.get(
     '/healthz',

@@ -10,6 +10,8 @@ import { AccountAnalytics, AggregatedStats, DetailedStats, LinkStats, PeriodQuer
 import type { AnalyticsService, Period } from './service.js';
 
 const required = (surface: 'A' | 'B') => ({ surface, access: { auth: 'required' as const } });
+// Usage and the overage cap are about the account's own plan: every plan may read them (grace is a Free thing).
+const ownPlan = (surface: 'A' | 'B') => ({ surface, access: { auth: 'required' as const, minTier: 'any' as const } });
 const optional = { surface: 'A' as const, access: { auth: 'optional' as const } };
 const CodeParams = Type.Object({ shortCode: Type.String({ pattern: '^[A-Za-z0-9]{6}$' }) });
 const NsParams = Type.Object({ prefix: Type.String(), slug: Type.String() });
@@ -117,13 +119,13 @@ export const analyticsRoutes =
 
     app.get(
       '/api/usage',
-      { config: required('B'), schema: { tags: tagsB, summary: 'Tracked clicks this billing cycle, overage and grace', response: { 200: UsageBody } } },
+      { config: ownPlan('B'), schema: { tags: tagsB, summary: 'Tracked clicks this billing cycle, overage and grace', response: { 200: UsageBody } } },
       async (request) => analytics.usage(callerOf(request)),
     );
     app.post(
       '/api/subscription/overage-limit',
       {
-        config: required('A'),
+        config: ownPlan('A'),
         schema: {
           tags: ['subscription (A)'],
           summary: 'Set the monthly cap on overage charges (cents; 0 means no cap). Pro and Builder.',

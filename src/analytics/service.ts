@@ -130,7 +130,9 @@ export class AnalyticsService {
     const charge = overageChargeCents(plan, tracked);
     const cap = plan.overageCentsPer1000 === null ? null : effectiveCapCents(plan, accountCap);
     const capReached = cap !== null && charge + (plan.overageCentsPer1000 ?? 0) / 1000 > cap;
-    const graceEnds = graceStartedAt ? new Date(Date.parse(graceStartedAt) + GRACE_DAYS * DAY_MS).toISOString() : null;
+    // Grace belongs to plans with a limit and no paid overage; an account that upgraded is out of it.
+    const graceApplies = included !== null && plan.overageCentsPer1000 === null && graceStartedAt !== null;
+    const graceEnds = graceApplies ? new Date(Date.parse(graceStartedAt!) + GRACE_DAYS * DAY_MS).toISOString() : null;
     const graceActive = graceEnds !== null && now < Date.parse(graceEnds);
     return {
       cycle: cycleBounds(cycle),
@@ -140,8 +142,8 @@ export class AnalyticsService {
       overageChargeCents: Math.round(charge * 100) / 100,
       overageLimitCents: cap,
       capReached,
-      grace: { active: graceActive, startedAt: graceStartedAt, endsAt: graceEnds },
-      recordingPaused: capReached || (graceStartedAt !== null && !graceActive),
+      grace: { active: graceActive, startedAt: graceApplies ? graceStartedAt : null, endsAt: graceEnds },
+      recordingPaused: capReached || (graceApplies && !graceActive),
     };
   }
 

@@ -70,8 +70,6 @@ export class ClickJournal {
   private fd: number;
   private segment = 0;
   private size = 0;
-  private buffered: string[] = [];
-  private queuedBytes = 0;
 
   private constructor(
     readonly id: string,
@@ -144,30 +142,17 @@ export class ClickJournal {
   }
 
   /**
-   * Queues one visit; the visits of one event-loop turn are written with one write() right after that turn's
-   * I/O callbacks (setImmediate), before the next requests are read. The position returned is where the
-   * visit will end.
+   * Appends one visit with one synchronous write() and returns the position after it. The redirect answers
+   * only after this returns, so an answered visit is in the operating system's hands even if the process is
+   * killed the next instant (batching the writes per event-loop turn would answer before writing).
    */
   append(visit: Visit): JournalPosition {
-    const line = formatLine(visit);
-    this.buffered.push(line);
-    this.queuedBytes += Buffer.byteLength(line);
-    if (this.buffered.length === 1) setImmediate(() => this.writeQueued());
-    return { segment: this.segment, offset: this.size + this.queuedBytes };
-  }
-
-  /** Writes what is queued now (also called before a checkpoint, so it never runs ahead of the file). */
-  writeQueued(): void {
-    if (this.buffered.length === 0) return;
-    const lines = this.buffered.join('');
-    this.buffered = [];
-    this.queuedBytes = 0;
-    this.size += fs.writeSync(this.fd, lines);
+    this.size += fs.writeSync(this.fd, formatLine(visit));
+    return { segment: this.segment, offset: this.size };
   }
 
   /** After a checkpoint: starts a new segment when the current one is large, and drops fully committed ones. */
   compact(committed: JournalPosition): void {
-    this.writeQueued();
     if (this.size >= SEGMENT_BYTES && committed.segment === this.segment && committed.offset === this.size) {
       fs.closeSync(this.fd);
       this.segment += 1;
@@ -180,7 +165,6 @@ export class ClickJournal {
   }
 
   close(): void {
-    this.writeQueued();
     fs.closeSync(this.fd);
   }
 

@@ -126,7 +126,6 @@ export class ClickRecorder {
     const position = this.lastPosition;
     this.pending = [];
     if (visits.length === 0 || !position) return;
-    this.journal.writeQueued(); // the checkpoint must never run ahead of the file
     try {
       await this.repo.commit(await this.batch(visits, { journalId: this.journal.id, position }));
       this.journal.compact(position);

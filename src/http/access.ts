@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AccountsService, Caller } from '../accounts/service.js';
-import { tierAtLeast, tierLabel, type Tier } from '../accounts/plans.js';
+import { tierAtLeast, tierLabel, type Plans, type Tier } from '../accounts/plans.js';
 import { errors } from '../errors.js';
 import { rateLimitHeaders, type UsageService } from '../usage/service.js';
 
@@ -44,14 +44,14 @@ export function callerOf(request: FastifyRequest): Caller {
  * routes without it (the redirect above all) pay nothing. onRequest runs before the body is parsed, so a
  * missing key is reported before a bad body.
  */
-export function registerAccess(app: FastifyInstance, accounts: AccountsService, usage: UsageService): void {
+export function registerAccess(app: FastifyInstance, accounts: AccountsService, usage: UsageService, plans: Plans): void {
   app.decorateRequest('caller', null);
   app.decorateRequest('refundUsage', null);
   app.addHook('onRoute', (route) => {
     const access = route.config?.access;
     if (!access || access.auth === 'none') return;
     const resolveCaller = async (request: FastifyRequest, reply: FastifyReply) => {
-      const caller = await resolve(accounts, access, bearerToken(request));
+      const caller = await resolve(accounts, plans, access, bearerToken(request));
       request.caller = caller;
       if (!caller) return;
       const { state, refund } = await usage.chargeRequest(caller, {
@@ -65,10 +65,16 @@ export function registerAccess(app: FastifyInstance, accounts: AccountsService, 
   });
 }
 
-async function resolve(accounts: AccountsService, access: Access, token: string | undefined): Promise<Caller | null> {
+async function resolve(accounts: AccountsService, plans: Plans, access: Access, token: string | undefined): Promise<Caller | null> {
   if (access.auth === 'optional') return token ? accounts.authenticate(token) : null;
   const caller = await accounts.authenticate(token);
-  const needed = access.auth === 'required' ? (access.minTier ?? 'pro') : 'any';
+  if (access.auth !== 'required') return caller;
+  // Without an explicit minimum, a route needs API access, which the plans table grants (Pro and up by default).
+  if (access.minTier === undefined) {
+    if (!plans[caller.tier].apiAccess) throw errors.tierRequired('Pro', access.tierCode);
+    return caller;
+  }
+  const needed = access.minTier;
   if (needed !== 'any' && !tierAtLeast(caller.tier, needed)) {
     throw errors.tierRequired(tierLabel(needed), access.auth === 'required' ? access.tierCode : undefined);
   }
