@@ -72,7 +72,7 @@ export class RedirectService {
     if (link.activeFromMs !== null && now < link.activeFromMs) return { kind: 'scheduled' };
     if (link.expiresAtMs !== null && now >= link.expiresAtMs) return { kind: 'expired' };
     if (link.maxClicks === null) {
-      if (count) await this.clicks.record({ ...visitor, linkId: link.id, accountId: link.accountId, counted: false });
+      if (count) this.clicks.record({ ...visitor, linkId: link.id, accountId: link.accountId, counted: false });
       return { kind: 'redirect', url: link.url };
     }
     return this.visitCapped(key, link, count, visitor);
@@ -95,7 +95,7 @@ export class RedirectService {
       link.exhausted = true;
       return { kind: 'limit_reached' };
     }
-    await this.clicks.record({ ...visitor, linkId: link.id, accountId: link.accountId, counted: true });
+    this.clicks.record({ ...visitor, linkId: link.id, accountId: link.accountId, counted: true });
     if (clicks >= link.maxClicks!) {
       link.exhausted = true;
       const { id, accountId, code, namespace, slug } = link;
