@@ -175,6 +175,14 @@ describe(`redirects (${dialectName})`, () => {
       expectHtmlPage(await visit(`/${link.shortCode}`, 'HEAD'), 404);
     });
 
+    it('a path visited before its link existed redirects as soon as the link is created', async () => {
+      const path = `/${pro.namespace}/not-yet`;
+      expectHtmlPage(await visit(path), 404);
+      expectHtmlPage(await visit(path), 404); // answered from the short-lived miss cache
+      await createLink({ url: 'https://example.com/now-it-is', customSlug: 'not-yet' });
+      expectRedirect(await visit(path), 'https://example.com/now-it-is');
+    });
+
     it('a deleted capped link stops redirecting at once too', async () => {
       const link = await createLink({ url: 'https://example.com/doomed-capped', maxClicks: 10 });
       expectRedirect(await visit(`/${link.shortCode}`), 'https://example.com/doomed-capped');

@@ -23,6 +23,9 @@ export type RedirectOutcome =
   | { kind: 'expired' }
   | { kind: 'limit_reached' };
 
+const MISS_TTL_MS = 2_000;
+const MISS_CAPACITY = 10_000;
+
 const cacheKey = (key: LinkKey): string => ('code' in key ? key.code : `${key.namespace}/${key.slug}`);
 
 const keysOf = (link: Pick<Link, 'code' | 'namespace' | 'slug'>): string[] => {
@@ -47,6 +50,11 @@ const toCached = (link: Link, loadedAtMs: number): CachedLink => ({
 /** The hot path: one cached lookup, one click count, one answer. */
 export class RedirectService {
   private readonly cache = new LinkCache();
+  /**
+   * Recently asked-for paths that name no link, so a scanner probing random codes costs a map lookup, not a
+   * query. Kept briefly; creating a link here clears its paths at once.
+   */
+  private readonly misses = new Map<string, number>();
 
   constructor(
     private readonly repo: LinksRepository,
@@ -57,7 +65,10 @@ export class RedirectService {
     // Any change to a link drops it from the cache before the changing request answers.
     bus.on('link.updated', ({ previous, link }) => this.cache.delete([...keysOf(previous), ...keysOf(link)]));
     bus.on('link.deleted', ({ link }) => this.cache.delete(keysOf(link)));
-    bus.on('link.created', ({ link }) => this.cache.delete(keysOf(link)));
+    bus.on('link.created', ({ link }) => {
+      this.cache.delete(keysOf(link));
+      for (const k of keysOf(link)) this.misses.delete(k);
+    });
   }
 
   /**
@@ -105,8 +116,15 @@ export class RedirectService {
   }
 
   private async load(key: LinkKey, nowMs: number): Promise<CachedLink | undefined> {
+    const k = cacheKey(key);
+    const missUntil = this.misses.get(k);
+    if (missUntil !== undefined && nowMs < missUntil) return undefined;
     const row = await this.repo.find(key);
-    if (!row) return undefined;
+    if (!row) {
+      if (this.misses.size >= MISS_CAPACITY) this.misses.clear();
+      this.misses.set(k, nowMs + MISS_TTL_MS);
+      return undefined;
+    }
     const cached = toCached(toLink(row), nowMs);
     this.cache.set(cacheKey(key), cached);
     return cached;
