@@ -1,17 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { callerOf } from '../http/access.js';
-import { errorResponses, SuccessMessage } from '../http/schemas.js';
+import { errorResponses } from '../http/schemas.js';
+import { registerLinkCrud } from './crud-routes.js';
 import { decodeBase64Destination, destinationOf } from './base64-destination.js';
 import type { LinkPresenter } from './presenters.js';
-import {
-  CreateLinkBodyB, CreateShortBody, CreateShortResponse, LinkB, LinkListB, ListQuery, ShortPathParams, UpdateLinkBody,
-} from './schemas.js';
+import { CreateLinkBodyB, CreateShortBody, CreateShortResponse, LinkB } from './schemas.js';
 import type { LinksService } from './service.js';
 
 const tags = ['links (B)'];
 const config = { surface: 'B', access: { auth: 'required' } } as const;
 
-/** Description B: /api/createShort and the /api/links group. */
+/** Description B: /api/createShort and the /api/links group (list, read, change, delete in crud-routes.ts). */
 export const linkRoutesB =
   (links: LinksService, present: LinkPresenter): FastifyPluginAsyncTypebox =>
   async (app) => {
@@ -37,40 +36,5 @@ export const linkRoutesB =
       },
     );
 
-    app.get(
-      '/api/links',
-      { config, schema: { tags, summary: "List the caller's links", querystring: ListQuery, response: { 200: LinkListB, ...errorResponses(400) } } },
-      async (request) => {
-        const page = await links.list(callerOf(request), request.query);
-        const { limit, offset, hasMore } = page;
-        return { links: page.links.map((l) => present.linkB(l)), pagination: { limit, offset, hasMore } };
-      },
-    );
-
-    app.get(
-      '/api/links/:shortPath',
-      { config, schema: { tags, summary: 'One link', params: ShortPathParams, response: { 200: LinkB, ...errorResponses(404) } } },
-      async (request) => present.linkB(await links.get(callerOf(request), request.params.shortPath)),
-    );
-
-    app.patch(
-      '/api/links/:shortPath',
-      {
-        config,
-        schema: { tags, summary: 'Change destination, expiry, click cap or activation', params: ShortPathParams, body: UpdateLinkBody, response: { 200: LinkB, ...errorResponses(400, 404) } },
-      },
-      async (request) => {
-        const input = { ...request.body, url: destinationOf(request.body) };
-        return present.linkB(await links.update(callerOf(request), request.params.shortPath, input));
-      },
-    );
-
-    app.delete(
-      '/api/links/:shortPath',
-      { config, schema: { tags, summary: 'Delete a link permanently', params: ShortPathParams, response: { 200: SuccessMessage, ...errorResponses(404) } } },
-      async (request) => {
-        await links.delete(callerOf(request), request.params.shortPath);
-        return { success: true, message: 'Link deleted' };
-      },
-    );
+    registerLinkCrud(app, links, { base: '/api/links', surface: 'B', tags, One: LinkB, present: (l) => present.linkB(l) });
   };

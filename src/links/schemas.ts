@@ -47,9 +47,7 @@ export const LinkB = Type.Object({
   updated: DateTime(),
 });
 
-const paginationOut = Type.Object({ limit: Type.Integer(), offset: Type.Integer(), hasMore: Type.Boolean() });
-export const LinkListA = Type.Object({ links: Type.Array(LinkDetailsA), pagination: paginationOut });
-export const LinkListB = Type.Object({ links: Type.Array(LinkB), pagination: paginationOut });
+export const PaginationOut = Type.Object({ limit: Type.Integer(), offset: Type.Integer(), hasMore: Type.Boolean() });
 export const ListQuery = Pagination;
 
 export const ShortPathParams = Type.Object({
