@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { randomBase62 } from '../ids.js';
 import type { Visit } from './visit.js';
@@ -10,7 +11,7 @@ export interface JournalPosition {
 
 const SEGMENT_BYTES = 8 * 1024 * 1024;
 const segmentName = (n: number) => `segment-${String(n).padStart(8, '0')}.log`;
-const LOCK = 'owner.pid';
+const LOCK = 'owner';
 
 function processAlive(pid: number): boolean {
   try {
@@ -47,17 +48,32 @@ function parseLine(line: string): Visit | null {
   };
 }
 
-/** The pid that owns a journal directory; 'unknown' while it is being created (or 0 if it never got one). */
-function ownerOf(dir: string): number | 'unknown' {
+/** Journals this process has open or is replaying: never orphans, whatever the pid says. */
+const inUseHere = new Set<string>();
+
+/** `host pid` of a journal's owner; 'unknown' while it is being created (no owner file yet). */
+function ownerOf(dir: string): { host: string; pid: number } | 'unknown' | null {
   try {
-    return Number(fs.readFileSync(path.join(dir, LOCK), 'utf8')) || 0;
+    const [host = '', pid = '0'] = fs.readFileSync(path.join(dir, LOCK), 'utf8').trim().split(' ');
+    return { host, pid: Number(pid) || 0 };
   } catch {
     try {
-      return Date.now() - fs.statSync(dir).mtimeMs < 60_000 ? 'unknown' : 0;
+      return Date.now() - fs.statSync(dir).mtimeMs < 60_000 ? 'unknown' : null;
     } catch {
       return 'unknown'; // gone already (adopted by another process)
     }
   }
+}
+
+/**
+ * Whether the process behind a journal (or an adoption) is gone. Only this machine's processes can be judged;
+ * the same pid as ours with a journal we do not hold is an earlier life of this pid (a container restarted).
+ */
+function ownerGone(owner: { host: string; pid: number } | null): boolean {
+  if (!owner) return true;
+  if (owner.host !== os.hostname()) return false;
+  if (owner.pid === process.pid) return true;
+  return !(owner.pid > 0 && processAlive(owner.pid));
 }
 
 /**
@@ -82,29 +98,34 @@ export class ClickJournal {
     const id = `j${Date.now().toString(36)}${randomBase62(6)}`;
     const dir = path.join(root, id);
     fs.mkdirSync(dir, { recursive: true });
-    fs.writeFileSync(path.join(dir, LOCK), String(process.pid), { flag: 'wx' });
+    fs.writeFileSync(path.join(dir, LOCK), `${os.hostname()} ${process.pid}`, { flag: 'wx' });
+    inUseHere.add(id);
     return new ClickJournal(id, dir);
   }
 
   /**
-   * Takes over the journals under `root` whose owner is gone (a crashed or killed process), oldest first. The
-   * rename is atomic, so two processes starting together never both replay one journal.
+   * Takes over the journals under `root` whose owner is gone (a crashed or killed process), oldest first,
+   * including ones whose adopter died while replaying. The rename is atomic, so two processes starting
+   * together never both replay one journal.
    */
-  static adoptOrphans(root: string, ownId: string): { id: string; dir: string }[] {
+  static adoptOrphans(root: string): { id: string; dir: string }[] {
     if (!fs.existsSync(root)) return [];
     const adopted: { id: string; dir: string }[] = [];
     for (const name of fs.readdirSync(root).sort()) {
-      const id = name.split('.')[0]!;
-      if (id === ownId || (name.includes('.adopted-') && !name.endsWith(`.adopted-${process.pid}`))) continue;
+      const [id = '', adopter] = name.split('.adopted-');
+      if (inUseHere.has(id)) continue;
       const dir = path.join(root, name);
-      const owner = ownerOf(dir);
-      // Being created by a process starting right now (no owner written yet): not an orphan.
-      if (owner === 'unknown') continue;
-      // A live owner other than this process keeps its journal; the same pid with another id is a past life.
-      if (owner > 0 && owner !== process.pid && processAlive(owner)) continue;
-      const target = path.join(root, `${id}.adopted-${process.pid}`);
+      if (adopter !== undefined) {
+        const cut = adopter.lastIndexOf('-');
+        if (!ownerGone({ host: adopter.slice(0, cut), pid: Number(adopter.slice(cut + 1)) })) continue;
+      } else {
+        const owner = ownerOf(dir);
+        if (owner === 'unknown' || !ownerGone(owner)) continue;
+      }
+      const target = path.join(root, `${id}.adopted-${os.hostname()}-${process.pid}`);
       try {
         if (dir !== target) fs.renameSync(dir, target);
+        inUseHere.add(id);
         adopted.push({ id, dir: target });
       } catch {
         // another process adopted it first
@@ -137,8 +158,9 @@ export class ClickJournal {
     return { visits, end };
   }
 
-  static remove(dir: string): void {
+  static remove(dir: string, id: string): void {
     fs.rmSync(dir, { recursive: true, force: true });
+    inUseHere.delete(id);
   }
 
   /**
@@ -147,18 +169,20 @@ export class ClickJournal {
    * killed the next instant (batching the writes per event-loop turn would answer before writing).
    */
   append(visit: Visit): JournalPosition {
+    if (this.size >= SEGMENT_BYTES) {
+      // Open the next segment before letting go of this one, so a failure leaves the journal writable.
+      const next = this.openSegment(this.segment + 1);
+      fs.closeSync(this.fd);
+      this.fd = next;
+      this.segment += 1;
+      this.size = 0;
+    }
     this.size += fs.writeSync(this.fd, formatLine(visit));
     return { segment: this.segment, offset: this.size };
   }
 
-  /** After a checkpoint: starts a new segment when the current one is large, and drops fully committed ones. */
+  /** After a checkpoint: segments wholly before the committed one are no longer needed. */
   compact(committed: JournalPosition): void {
-    if (this.size >= SEGMENT_BYTES && committed.segment === this.segment && committed.offset === this.size) {
-      fs.closeSync(this.fd);
-      this.segment += 1;
-      this.size = 0;
-      this.fd = this.openSegment(this.segment);
-    }
     for (const f of fs.readdirSync(this.dir)) {
       if (f.startsWith('segment-') && Number(f.slice(8, 16)) < committed.segment) fs.rmSync(path.join(this.dir, f), { force: true });
     }
@@ -171,7 +195,7 @@ export class ClickJournal {
   /** On a clean shutdown everything is committed, so the journal is no longer needed. */
   discard(): void {
     this.close();
-    ClickJournal.remove(this.dir);
+    ClickJournal.remove(this.dir, this.id);
   }
 
   private openSegment(n: number): number {

@@ -104,10 +104,10 @@ export class ClickRecorder {
   /** Commits what crashed or killed processes left in their journals under `root` (at start, before serving). */
   async recoverOrphans(root: string): Promise<number> {
     let recovered = 0;
-    for (const orphan of ClickJournal.adoptOrphans(root, this.journal.id)) {
+    for (const orphan of ClickJournal.adoptOrphans(root)) {
       const { visits, end } = ClickJournal.read(orphan.dir, await this.repo.checkpoint(orphan.id));
       await this.replay(visits, orphan.id, end);
-      ClickJournal.remove(orphan.dir);
+      ClickJournal.remove(orphan.dir, orphan.id);
       await this.repo.dropCheckpoint(orphan.id);
       recovered += visits.length;
     }
@@ -128,8 +128,6 @@ export class ClickRecorder {
     if (visits.length === 0 || !position) return;
     try {
       await this.repo.commit(await this.batch(visits, { journalId: this.journal.id, position }));
-      this.journal.compact(position);
-      if (this.bus.listening('link.click')) for (const v of visits) this.emitClick(v);
     } catch (error) {
       // Still in the journal: the next start replays them. Keep them queued to try again meanwhile.
       this.log.error({ err: error, visits: visits.length }, 'could not commit clicks; will retry');
@@ -140,7 +138,15 @@ export class ClickRecorder {
           this.flushing = this.flushing.then(() => this.flush());
         }, 1_000).unref();
       }
+      return;
     }
+    // Committed: from here on nothing may put these visits back in the queue.
+    try {
+      this.journal.compact(position);
+    } catch (error) {
+      this.log.error({ err: error }, 'could not tidy the click journal');
+    }
+    if (this.bus.listening('link.click')) for (const v of visits) this.emitClick(v);
   }
 
   private emitClick(v: Visit): void {
