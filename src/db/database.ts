@@ -93,8 +93,12 @@ async function openPostgres(url: string, schema: string | undefined): Promise<Da
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
-export async function migrate(db: Kysely<Database>): Promise<void> {
-  const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
+export async function migrate(db: Kysely<Database>, dialect: Dialect): Promise<void> {
+  // On PostgreSQL, keep the migration tables in the schema Snip works in: left alone, Kysely takes another
+  // schema's migration tables (another app's, or another Snip's) for its own.
+  const schema =
+    dialect === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema : undefined;
+  const { error, results } = await new Migrator({ db, provider, ...(schema ? { migrationTableSchema: schema } : {}) }).migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     throw new Error(`Database migration failed${failed ? ` at ${failed.migrationName}` : ''}: ${String(error)}`);
@@ -106,7 +110,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   const handle = options.databaseUrl
     ? await openPostgres(options.databaseUrl, options.pgSchema)
     : openSqlite(options.dataDir);
-  await migrate(handle.db);
+  await migrate(handle.db, handle.dialect);
   return handle;
 }
 

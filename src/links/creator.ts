@@ -112,6 +112,7 @@ export class LinkCreator {
       await refund();
       throw error;
     }
+    let failedAfterCharge = 0;
     for (const [i, p] of fresh.entries()) {
       const row = rows[i]!;
       if (inserted.has(row.id)) {
@@ -124,8 +125,10 @@ export class LinkCreator {
       } catch (error) {
         if (!(error instanceof AppError)) throw error;
         outcomes.push({ index: p.index, url: p.url, error });
+        failedAfterCharge += 1;
       }
     }
+    if (failedAfterCharge > 0 && options.chargeQuota !== false) await this.usage.refundLinks(caller, failedAfterCharge);
     outcomes.sort((a, b) => a.index - b.index);
     for (const o of outcomes) if ('link' in o && !o.existing) this.bus.emit('link.created', { link: o.link });
     return outcomes;

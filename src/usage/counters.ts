@@ -26,7 +26,16 @@ export interface CounterStore {
 export class MemoryCounterStore implements CounterStore {
   private readonly counters = new Map<string, { count: number; resetAtMs: number }>();
 
+  private charges = 0;
+
   constructor(private readonly now: () => number) {}
+
+  /** Keys carry their window, so ended windows are never read again: drop them every so often. */
+  private sweepNowAndThen(): void {
+    if (++this.charges % 1_000 !== 0) return;
+    const now = this.now();
+    for (const [key, entry] of this.counters) if (entry.resetAtMs <= now) this.counters.delete(key);
+  }
 
   private current(key: string): number {
     const entry = this.counters.get(key);
@@ -39,6 +48,7 @@ export class MemoryCounterStore implements CounterStore {
   }
 
   async charge(charges: Charge[]): Promise<ChargeResult> {
+    this.sweepNowAndThen();
     const counts = charges.map((c) => this.current(c.key));
     if (charges.some((c, i) => counts[i]! + c.amount > c.limit)) return { allowed: false, counts };
     charges.forEach((c, i) => this.counters.set(c.key, { count: counts[i]! + c.amount, resetAtMs: c.resetAtMs }));

@@ -67,6 +67,11 @@ export class UsageService {
     return (await this.charge(caller, ['linksPerDay'], count)).refund;
   }
 
+  /** Gives back `count` links of today's charge (items that failed after their bulk request was charged). */
+  async refundLinks(caller: Caller, count: number): Promise<void> {
+    await this.fast.refund(this.chargesFor(caller, ['linksPerDay'], count).map((p) => p.charge));
+  }
+
   private chargesFor(caller: Caller, names: CountedLimit[], amount: number) {
     const now = this.clock.now().getTime();
     const plan = this.plans[caller.tier];

@@ -68,6 +68,7 @@ export const REFUSED_NEW_LINKS: RefusedBody[] = [
   [{ url: 'file:///etc/passwd' }, 'INVALID_URL'],
   [{ url: 'ftp://example.com/f' }, 'INVALID_URL'],
   [{ url: 'http://snip.test/abcdef' }, 'INVALID_URL'],
+  [{ url: 'http://SNIP.test./abcdef' }, 'INVALID_URL'],
   [{ url: `https://example.com/${'a'.repeat(5000)}` }, 'INVALID_URL'],
   [{ url: 'https://example.com', customSlug: 'ab' }, 'INVALID_SLUG'],
   [{ url: 'https://example.com', customSlug: 'has space' }, 'INVALID_SLUG'],
