@@ -77,7 +77,7 @@ export async function createCore(config: Config, log: FastifyBaseLogger, options
     database,
     bus,
     accounts: new AccountsService(new AccountsRepository(database.db), clock, config.plans),
-    links: new LinksService(linksRepo, bus, clock, ownHostnames, clicks, usage),
+    links: new LinksService(linksRepo, bus, clock, ownHostnames, clicks, usage, config.plans),
     redirects: new RedirectService(linksRepo, clicks, bus, clock),
     clicks,
     usage,

@@ -34,7 +34,7 @@ export const analyticsRoutes =
     );
 
     const detailed = async (caller: { accountId: string } | null, key: LinkKey) => {
-      const link = await analytics.findLink(key);
+      const link = await analytics.publicLink(key, caller?.accountId ?? null);
       const { totalClicks, clicks } = await analytics.recentClicks(link);
       const owner = caller?.accountId === link.accountId;
       return {

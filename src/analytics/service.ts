@@ -78,6 +78,17 @@ export class AnalyticsService {
     return link;
   }
 
+  /**
+   * A link as anyone may see its basic statistics: a link that is not active yet is not public (its redirect
+   * answers 404), so only its owner sees it.
+   */
+  async publicLink(key: LinkKey, callerAccountId: string | null): Promise<Link> {
+    const link = await this.findLink(key);
+    const scheduled = link.activeFrom !== null && Date.parse(link.activeFrom) > this.clock.now().getTime();
+    if (scheduled && link.accountId !== callerAccountId) throw errors.linkNotFound();
+    return link;
+  }
+
   async findLink(key: LinkKey): Promise<Link> {
     const row = await this.links.find(key);
     if (!row) throw errors.linkNotFound();

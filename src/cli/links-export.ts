@@ -30,13 +30,14 @@ export interface ExportSummary {
   output: string;
 }
 
-function record(core: Core, link: Link): ExportRecord {
+function record(core: Core, link: Link, nowMs: number): ExportRecord {
   return {
     url: link.url,
     customSlug: link.slug,
     expiresAt: link.expiresAt,
     maxClicks: link.maxClicks,
-    activeFrom: link.activeFrom,
+    // A link already active imports as active: a past activeFrom would be refused by the create rules.
+    activeFrom: link.activeFrom && Date.parse(link.activeFrom) > nowMs ? link.activeFrom : null,
     shortCode: link.code,
     shortUrl: core.present.shortUrl(link),
     fullPath: core.present.fullPath(link),
@@ -67,7 +68,7 @@ async function writeLinks(core: Core, caller: Caller, format: ImportFormat, sink
   let exported = 0;
   for (let offset = 0; ; offset += EXPORT_PAGE) {
     const page = await core.links.list(caller, { limit: EXPORT_PAGE, offset });
-    const text = render(page.links.map((link) => record(core, link)), format, offset === 0);
+    const text = render(page.links.map((link) => record(core, link, Date.now())), format, offset === 0);
     if (text) await sink.write(text);
     exported += page.links.length;
     if (!page.hasMore) return exported;

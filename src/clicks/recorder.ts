@@ -210,10 +210,11 @@ export class ClickRecorder {
     const perLink = new Map<string, number>();
     const kept: number[] = [];
     for (let i = visits.length - 1; i >= 0; i--) {
-      const linkId = visits[i]!.linkId;
-      const n = perLink.get(linkId) ?? 0;
-      if (decisions[i] === 'pause' || n >= KEPT_CLICKS_PER_LINK) continue;
-      perLink.set(linkId, n + 1);
+      if (decisions[i] === 'pause') continue;
+      const kind = `${graces[i] ? 'g' : 'v'}${visits[i]!.linkId}`; // visible and hidden records are kept apart
+      const n = perLink.get(kind) ?? 0;
+      if (n >= KEPT_CLICKS_PER_LINK) continue;
+      perLink.set(kind, n + 1);
       kept.push(i);
     }
     for (const i of kept.reverse()) {

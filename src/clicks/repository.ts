@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { Dialect } from '../db/database.js';
 import type { ClickRollupsTable, ClicksTable, Database } from '../db/schema.js';
 import type { JournalPosition } from './journal.js';
@@ -67,12 +67,17 @@ function jsonRows(dialect: Dialect, table: 'clicks' | 'click_visitors', columns:
   return sql`insert into ${sql.table(table)} (${list}) select ${values} from json_each(${json}) where true`;
 }
 
-/** Drops a link's click records older than its newest `keep` (their counts live on in the rollups). */
-async function pruneClicks(trx: Transaction<Database>, linkId: string, keep: number): Promise<void> {
+/**
+ * Drops a link's click records older than its newest `keep`, counting visible and grace records apart (grace
+ * records are hidden, so they must not push visible ones out). Counts live on in the rollups.
+ */
+async function pruneClicks(trx: Transaction<Database>, linkId: string, keep: number, graced: boolean): Promise<void> {
+  const kind = (eb: ExpressionBuilder<Database, 'clicks'>) => (graced ? eb('grace_cycle', 'is not', null) : eb('grace_cycle', 'is', null));
   const boundary = await trx
     .selectFrom('clicks')
     .select(['at', 'id'])
     .where('link_id', '=', linkId)
+    .where(kind)
     .orderBy('at', 'desc')
     .orderBy('id', 'desc')
     .offset(keep - 1)
@@ -82,6 +87,7 @@ async function pruneClicks(trx: Transaction<Database>, linkId: string, keep: num
   await trx
     .deleteFrom('clicks')
     .where('link_id', '=', linkId)
+    .where(kind)
     .where((eb) => eb.or([eb('at', '<', boundary.at), eb.and([eb('at', '=', boundary.at), eb('id', '<', boundary.id)])]))
     .execute();
 }
@@ -107,7 +113,8 @@ export class ClicksRepository {
     await this.db.transaction().execute(async (trx) => {
       if (batch.clicks.length > 0) {
         await jsonRows(this.dialect, 'clicks', CLICK_COLUMNS, batch.clicks).execute(trx);
-        for (const linkId of new Set(batch.clicks.map((c) => c.link_id))) await pruneClicks(trx, linkId, KEPT_CLICKS_PER_LINK);
+        const kinds = new Set(batch.clicks.map((c) => `${c.grace_cycle === null ? 'v' : 'g'}${c.link_id}`));
+        for (const kind of kinds) await pruneClicks(trx, kind.slice(1), KEPT_CLICKS_PER_LINK, kind[0] === 'g');
       }
 
       const uniques = new Map<string, RollupRow>();

@@ -1,3 +1,4 @@
+import type { Plans } from '../accounts/plans.js';
 import type { Caller } from '../accounts/service.js';
 import type { Clock } from '../clock.js';
 import { isUniqueViolation } from '../db/database.js';
@@ -46,11 +47,12 @@ export class LinkCreator {
     private readonly usage: UsageService,
     private readonly clock: Clock,
     private readonly ownHostnames: ReadonlySet<string>,
+    private readonly plans: Plans,
   ) {}
 
   async createOne(caller: Caller, input: CreateLinkInput): Promise<Link> {
     const now = this.clock.now();
-    const draft = draftLink(caller, input, now, this.ownHostnames);
+    const draft = draftLink(caller, input, now, this.ownHostnames, this.plans);
     if (draft.namespace && draft.slug && (await this.repo.find({ namespace: draft.namespace, slug: draft.slug }))) {
       throw errors.slugTaken();
     }
@@ -85,7 +87,7 @@ export class LinkCreator {
       const already = importKey ? existing.get(importKey) : undefined;
       if (already) return outcomes.push({ index, url, link: toLink(already), existing: true });
       try {
-        const draft = draftLink(caller, bulkItemInput(raw), now, this.ownHostnames);
+        const draft = draftLink(caller, bulkItemInput(raw), now, this.ownHostnames, this.plans);
         if (draft.slug && slugsSeen.has(draft.slug)) throw errors.slugTaken();
         if (draft.slug) slugsSeen.add(draft.slug);
         pending.push({ index, url, draft, importKey });

@@ -1,5 +1,5 @@
 import type { Caller } from '../accounts/service.js';
-import { tierAtLeast } from '../accounts/plans.js';
+import type { Plans } from '../accounts/plans.js';
 import { AppError, errors } from '../errors.js';
 import { destinationOf } from './base64-destination.js';
 import { checkDestination, checkMaxClicks, checkSchedule, checkSlug } from './rules.js';
@@ -24,10 +24,16 @@ export interface LinkDraft {
 }
 
 /** Applies the rules of a new link (spec 2.1) for the caller; throws the first rule broken. */
-export function draftLink(caller: Caller, input: CreateLinkInput, now: Date, ownHostnames: ReadonlySet<string>): LinkDraft {
+export function draftLink(
+  caller: Caller,
+  input: CreateLinkInput,
+  now: Date,
+  ownHostnames: ReadonlySet<string>,
+  plans: Plans,
+): LinkDraft {
   const url = checkDestination(input.url, ownHostnames);
   const slug = input.customSlug === undefined ? null : checkSlug(input.customSlug);
-  if (slug !== null && !tierAtLeast(caller.tier, 'pro')) throw errors.premiumRequired();
+  if (slug !== null && !plans[caller.tier].customSlugs) throw errors.premiumRequired();
   if (slug !== null && !caller.namespace) {
     throw new AppError(400, 'NAMESPACE_REQUIRED', 'Claim a namespace before creating custom slugs');
   }

@@ -1,3 +1,4 @@
+import type { Plans } from '../accounts/plans.js';
 import type { Caller } from '../accounts/service.js';
 import type { Clock } from '../clock.js';
 import { errors } from '../errors.js';
@@ -33,8 +34,9 @@ export class LinksService {
     /** Clicks counted off the redirect path; reads of a count wait for them. */
     private readonly pendingClicks: { settle(): Promise<void> },
     usage: UsageService,
+    plans: Plans,
   ) {
-    this.creator = new LinkCreator(repo, bus, usage, clock, ownHostnames);
+    this.creator = new LinkCreator(repo, bus, usage, clock, ownHostnames, plans);
   }
 
   private readonly creator: LinkCreator;

@@ -55,6 +55,8 @@ export class RedirectService {
    * query. Kept briefly; creating a link here clears its paths at once.
    */
   private readonly misses = new Map<string, number>();
+  /** Bumped by every invalidation, so a lookup that raced one does not cache what it read. */
+  private generation = 0;
 
   constructor(
     private readonly repo: LinksRepository,
@@ -63,10 +65,10 @@ export class RedirectService {
     private readonly clock: Clock,
   ) {
     // Any change to a link drops it from the cache before the changing request answers.
-    bus.on('link.updated', ({ previous, link }) => this.cache.delete([...keysOf(previous), ...keysOf(link)]));
-    bus.on('link.deleted', ({ link }) => this.cache.delete(keysOf(link)));
+    bus.on('link.updated', ({ previous, link }) => this.invalidate([...keysOf(previous), ...keysOf(link)]));
+    bus.on('link.deleted', ({ link }) => this.invalidate(keysOf(link)));
     bus.on('link.created', ({ link }) => {
-      this.cache.delete(keysOf(link));
+      this.invalidate(keysOf(link));
       for (const k of keysOf(link)) this.misses.delete(k);
     });
   }
@@ -115,11 +117,19 @@ export class RedirectService {
     return { kind: 'redirect', url: link.url };
   }
 
+  private invalidate(keys: string[]): void {
+    this.generation += 1;
+    this.cache.delete(keys);
+  }
+
   private async load(key: LinkKey, nowMs: number): Promise<CachedLink | undefined> {
     const k = cacheKey(key);
     const missUntil = this.misses.get(k);
     if (missUntil !== undefined && nowMs < missUntil) return undefined;
+    const generation = this.generation;
     const row = await this.repo.find(key);
+    // A change that landed while the row was read may make the row stale: answer with it, but do not keep it.
+    if (generation !== this.generation) return row ? toCached(toLink(row), nowMs) : undefined;
     if (!row) {
       if (this.misses.size >= MISS_CAPACITY) this.misses.clear();
       this.misses.set(k, nowMs + MISS_TTL_MS);
