@@ -8,6 +8,7 @@ import { Reader, type Response } from 'maxmind';
 import { describe, expect, it } from 'vitest';
 import type { DomainEvents } from '../src/events/bus.js';
 import { dialectName, useTestApp, type TestApp, type TestUser } from './helpers/app.js';
+import type { AggregatedStats, ClickRecord, LinkStats } from './helpers/stats-shapes.js';
 import { linkApi, LINKS_A, type CreatedLinkA, type LinkA } from './helpers/links.js';
 
 /** Click recording: what a redirect records (place, software, referrer), what it does not (bots, HEAD, raw IPs). */
@@ -29,34 +30,8 @@ const BOTS: Array<[string, string]> = [
   ['Slackbot', UA.slack],
 ];
 
-/** A ClickRecord as the statistics routes show it (spec 2.5). */
-interface ClickRecord {
-  timestamp: string;
-  city: string | null;
-  region: string | null;
-  country: string | null;
-  browser: string;
-  os: string;
-  device: 'desktop' | 'mobile' | 'tablet';
-  referrer: string | null;
-}
 
-interface LinkStats {
-  shortCode: string;
-  fullPath: string | null;
-  totalClicks: number;
-  clicks: ClickRecord[];
-}
 
-interface Aggregate {
-  totalClicks: number;
-  uniqueVisitors: number;
-  deviceBreakdown: Record<string, number>;
-  countryBreakdown: Record<string, number>;
-  referrerBreakdown: Record<string, number>;
-  browserBreakdown: Record<string, number>;
-  osBreakdown: Record<string, number>;
-}
 
 interface Visit {
   /** Sent as X-Forwarded-For. */
@@ -87,10 +62,10 @@ function helpers(t: TestApp, user: TestUser) {
     expect(res.statusCode, res.body).toBe(200);
     return res.json<LinkStats>();
   };
-  const aggregate = async (code: string, period = '7d'): Promise<Aggregate> => {
+  const aggregate = async (code: string, period = '7d'): Promise<AggregatedStats> => {
     const res = await t.as(user, { method: 'GET', url: `/api/stats/${code}/aggregate?period=${period}` });
     expect(res.statusCode, res.body).toBe(200);
-    return res.json<Aggregate>();
+    return res.json<AggregatedStats>();
   };
   const details = async (shortPath: string): Promise<LinkA> => {
     const res = await api.get(user, shortPath);

@@ -1,12 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
-import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.js';
-import { dialectName, startApp, testDatabaseUrl, useTestApp, type TestApp, type TestUser } from './helpers/app.js';
+import { dialectName, sharedDatabase, startApp, useTestApp, type TestApp, type TestUser } from './helpers/app.js';
 import { expectError } from './helpers/api-errors.js';
 
 /**
@@ -105,36 +103,6 @@ function expectStatus(res: LightMyRequestResponse, status: number): void {
   expect(res.statusCode, res.body).toBe(status);
 }
 
-/**
- * Settings under which several apps share one database: one DATA_DIR on SQLite; on PostgreSQL, where startApp gives
- * every app a schema of its own whatever DATA_DIR says, a DATABASE_URL whose search_path names one shared schema.
- */
-async function sharedDatabase(): Promise<{ env: Record<string, string>; cleanup(): Promise<void> }> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'snip-shared-'));
-  const databaseUrl = testDatabaseUrl;
-  if (!databaseUrl) {
-    return { env: { DATA_DIR: dataDir }, cleanup: async () => fs.rmSync(dataDir, { recursive: true, force: true }) };
-  }
-  const schema = `shared_${randomBytes(6).toString('hex')}`;
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: databaseUrl });
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`CREATE SCHEMA ${schema}`);
-  const url = `${databaseUrl}${databaseUrl.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
-  return {
-    env: { DATA_DIR: dataDir, DATABASE_URL: url },
-    async cleanup() {
-      fs.rmSync(dataDir, { recursive: true, force: true });
-      await admin(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-    },
-  };
-}
 
 describe(`rate limits (${dialectName})`, () => {
   describe('headers on every API response (default plans)', () => {

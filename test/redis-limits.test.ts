@@ -1,12 +1,8 @@
-import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
 import { Redis } from 'ioredis';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dialectName, startApp, testDatabaseUrl, type TestApp, type TestUser } from './helpers/app.js';
+import { dialectName, sharedDatabase, startApp, type TestApp, type TestUser } from './helpers/app.js';
 
 /**
  * With REDIS_URL set, rate-limit counters are shared through Redis (issue 3): two app instances on one database
@@ -34,36 +30,6 @@ async function redisReachable(url: string): Promise<boolean> {
 const redisUp = await redisReachable(REDIS_URL);
 if (!redisUp) console.warn(`\n== SKIPPED test/redis-limits.test.ts: Redis is not reachable at ${REDIS_URL}\n`);
 
-/**
- * Settings under which several apps share one database: one DATA_DIR on SQLite; on PostgreSQL, where startApp gives
- * every app a schema of its own whatever DATA_DIR says, a DATABASE_URL whose search_path names one shared schema.
- */
-async function sharedDatabase(): Promise<{ env: Record<string, string>; cleanup(): Promise<void> }> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'snip-shared-'));
-  const databaseUrl = testDatabaseUrl;
-  if (!databaseUrl) {
-    return { env: { DATA_DIR: dataDir }, cleanup: async () => fs.rmSync(dataDir, { recursive: true, force: true }) };
-  }
-  const schema = `shared_${randomBytes(6).toString('hex')}`;
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: databaseUrl });
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`CREATE SCHEMA ${schema}`);
-  const url = `${databaseUrl}${databaseUrl.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
-  return {
-    env: { DATA_DIR: dataDir, DATABASE_URL: url },
-    async cleanup() {
-      fs.rmSync(dataDir, { recursive: true, force: true });
-      await admin(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-    },
-  };
-}
 
 const header = (res: LightMyRequestResponse, name: string): number => {
   expect(res.headers[name], `${name} on ${res.statusCode}`).toMatch(/^\d+$/);

@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { dialectName, useTestApp, type TestApp, type TestUser } from './helpers/app.js';
+import type { AccountAnalytics, AggregatedStats, DetailedStats, LinkStats } from './helpers/stats-shapes.js';
 import { expectError } from './helpers/api-errors.js';
 import { linkApi, LINKS_A, type Caller, type CreatedLinkA, type LinkA } from './helpers/links.js';
 
@@ -24,57 +25,11 @@ const AGGREGATE_KEYS = [
 ];
 const HOURS = Array.from({ length: 24 }, (_, h) => String(h));
 
-interface ClickRecord {
-  timestamp: string;
-  city: string | null;
-  region: string | null;
-  country: string | null;
-  browser: string;
-  os: string;
-  device: 'desktop' | 'mobile' | 'tablet';
-  referrer: string | null;
-}
 
-interface LinkStats {
-  shortCode: string;
-  fullPath: string | null;
-  totalClicks: number;
-  clicks: ClickRecord[];
-}
 
-interface DetailedStats {
-  short: string;
-  long: string;
-  opened: number;
-  created: string;
-  expiresAt: string | null;
-  maxClicks: number | null;
-  isCustom: boolean;
-  clicks: ClickRecord[];
-}
 
-interface Breakdowns {
-  totalClicks: number;
-  clicksByDay: { date: string; clicks: number }[];
-  deviceBreakdown: { mobile: number; desktop: number; tablet: number };
-  countryBreakdown: Record<string, number>;
-  referrerBreakdown: Record<string, number>;
-  browserBreakdown: Record<string, number>;
-  osBreakdown: Record<string, number>;
-  hourBreakdown: Record<string, number>;
-  uniqueVisitors: number;
-  tierLimit: number;
-}
 
-interface AggregatedStats extends Breakdowns {
-  short: string;
-  period: string;
-}
 
-interface AccountAnalytics extends Breakdowns {
-  period: string;
-  topLinks: { shortCode: string; fullPath: string | null; shortUrl: string; clicks: number }[];
-}
 
 interface Visit {
   ip?: string;

@@ -3,6 +3,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { DomainEvents } from '../src/events/bus.js';
 import { dialectName, useTestApp, type TestApp, type TestUser } from './helpers/app.js';
+import type { Usage } from './helpers/stats-shapes.js';
 import { expectError } from './helpers/api-errors.js';
 import { linkApi, LINKS_A, type Caller, type CreatedLinkA, type LinkA } from './helpers/links.js';
 
@@ -18,17 +19,6 @@ const HOUR = 3_600_000;
 /** Free and Pro (and Builder) include 3 tracked clicks a month; request limits are off. */
 const TINY_PLANS = path.join(import.meta.dirname, 'fixtures', 'plans-clicks-tiny.json');
 
-interface Usage {
-  cycle: { start: string; end: string };
-  trackedClicks: number;
-  includedClicks: number | null;
-  overageClicks: number;
-  overageChargeCents: number;
-  overageLimitCents: number | null;
-  capReached: boolean;
-  grace: { active: boolean; startedAt: string | null; endsAt: string | null };
-  recordingPaused: boolean;
-}
 
 interface DetailedStats {
   opened: number;

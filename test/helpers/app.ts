@@ -172,3 +172,34 @@ export function useTestApp(env: Record<string, string> = {}): BlockApp {
     },
   };
 }
+
+/**
+ * Settings under which several apps share one database: one DATA_DIR on SQLite; on PostgreSQL, where startApp gives
+ * every app a schema of its own whatever DATA_DIR says, a DATABASE_URL whose search_path names one shared schema.
+ */
+export async function sharedDatabase(): Promise<{ env: Record<string, string>; cleanup(): Promise<void> }> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'snip-shared-'));
+  const databaseUrl = testDatabaseUrl;
+  if (!databaseUrl) {
+    return { env: { DATA_DIR: dataDir }, cleanup: async () => fs.rmSync(dataDir, { recursive: true, force: true }) };
+  }
+  const schema = `shared_${randomBytes(6).toString('hex')}`;
+  const admin = async (statement: string) => {
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`CREATE SCHEMA ${schema}`);
+  const url = `${databaseUrl}${databaseUrl.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+  return {
+    env: { DATA_DIR: dataDir, DATABASE_URL: url },
+    async cleanup() {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      await admin(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    },
+  };
+}
