@@ -33,7 +33,7 @@ const seedStarted = performance.now();
 const step = (364 * DAY) / TOTAL; // the last click lands today, inside the 365-day window
 for (let i = 0; i < TOTAL; i++) {
   now = start + Math.floor(i * step);
-  core.clicks.record({
+  void core.clicks.record({
     linkId: link.id,
     accountId: caller.accountId,
     ip: `${81 + (i % 50)}.${(i >> 3) % 250}.${i % 200}.${i % 250}`,

@@ -164,11 +164,11 @@ export class ClickJournal {
   }
 
   /**
-   * Appends one visit with one synchronous write() and returns the position after it. The redirect answers
-   * only after this returns, so an answered visit is in the operating system's hands even if the process is
-   * killed the next instant (batching the writes per event-loop turn would answer before writing).
+   * Appends visits with one synchronous write() and returns the position after them. Redirects answer only
+   * after this returns, so an answered visit is in the operating system's hands even if the process is killed
+   * the next instant.
    */
-  append(visit: Visit): JournalPosition {
+  append(visits: readonly Visit[]): JournalPosition {
     if (this.size >= SEGMENT_BYTES) {
       // Open the next segment before letting go of this one, so a failure leaves the journal writable.
       const next = this.openSegment(this.segment + 1);
@@ -177,7 +177,15 @@ export class ClickJournal {
       this.segment += 1;
       this.size = 0;
     }
-    this.size += fs.writeSync(this.fd, formatLine(visit));
+    let text = '';
+    for (const v of visits) text += formatLine(v);
+    const bytes = Buffer.from(text, 'utf8');
+    let written = 0;
+    try {
+      while (written < bytes.length) written += fs.writeSync(this.fd, bytes, written);
+    } finally {
+      this.size += written; // positions stay true to the file even after a failed write
+    }
     return { segment: this.segment, offset: this.size };
   }
 

@@ -85,7 +85,7 @@ export class RedirectService {
     if (link.activeFromMs !== null && now < link.activeFromMs) return { kind: 'scheduled' };
     if (link.expiresAtMs !== null && now >= link.expiresAtMs) return { kind: 'expired' };
     if (link.maxClicks === null) {
-      if (count) this.clicks.record({ ...visitor, linkId: link.id, accountId: link.accountId, counted: false });
+      if (count) await this.clicks.record({ ...visitor, linkId: link.id, accountId: link.accountId, counted: false });
       return { kind: 'redirect', url: link.url };
     }
     return this.visitCapped(key, link, count, visitor);
@@ -108,7 +108,7 @@ export class RedirectService {
       link.exhausted = true;
       return { kind: 'limit_reached' };
     }
-    this.clicks.record({ ...visitor, linkId: link.id, accountId: link.accountId, counted: true });
+    await this.clicks.record({ ...visitor, linkId: link.id, accountId: link.accountId, counted: true });
     if (clicks >= link.maxClicks!) {
       link.exhausted = true;
       const { id, accountId, code, namespace, slug } = link;
