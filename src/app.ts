@@ -13,6 +13,7 @@ import { linkRoutesB } from './links/routes-b.js';
 import { bulkRoutes } from './links/bulk-routes.js';
 import { analyticsRoutes } from './analytics/routes.js';
 import { redirectRoutes } from './redirects/routes.js';
+import { webhookRoutes } from './webhooks/routes.js';
 
 const acceptAnyUriFormat = <T extends { addFormat(name: string, format: true): T }>(ajv: T): T => ajv.addFormat('uri', true);
 
@@ -53,6 +54,7 @@ export async function buildApp(config: Config, options: CoreOptions = {}): Promi
   await app.register(linkRoutesB(core.links, core.present));
   await app.register(bulkRoutes(core.links, core.present));
   await app.register(analyticsRoutes(core.analytics, core.present));
+  await app.register(webhookRoutes(core.webhooks));
   await app.register(redirectRoutes(core.redirects, config.redirectStatus));
   await app.ready();
   return { app, core };

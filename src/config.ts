@@ -16,6 +16,12 @@ export interface Config {
   redisUrl: string | null;
   plans: Plans;
   geoipDb: string | null;
+  /** Delays before each webhook retry; a delivery is abandoned after the last one fails. */
+  webhookRetryDelaysMs: number[];
+  /** Development and tests only: webhooks may use http:// and private, loopback or link-local addresses. */
+  webhookAllowPrivate: boolean;
+  /** `host:port` of the DNS server to ask instead of the system's resolver. */
+  dnsResolver: string | null;
 }
 
 /** A setting that cannot be used; start stops with this message, which names the variable. */
@@ -93,6 +99,24 @@ function geoipDb(env: Env): string | null {
   return path.resolve(file);
 }
 
+function retryDelays(env: Env): number[] {
+  const raw = env.WEBHOOK_RETRY_DELAYS_MS;
+  if (raw === undefined || raw === '') return [30_000, 300_000, 1_800_000];
+  const parts = raw.split(',').map((p) => p.trim());
+  if (parts.some((p) => !/^\d+$/.test(p)) || parts.length > 10) {
+    throw new ConfigError('WEBHOOK_RETRY_DELAYS_MS', `expected up to 10 comma-separated millisecond counts, got "${raw}"`);
+  }
+  return parts.map(Number);
+}
+
+function dnsResolver(env: Env): string | null {
+  const raw = env.DNS_RESOLVER;
+  if (raw === undefined || raw === '') return null;
+  const match = /^(?:\[([0-9a-fA-F:]+)\]|([^:\s]+)):(\d{1,5})$/.exec(raw);
+  if (!match || Number(match[3]) < 1 || Number(match[3]) > 65535) throw new ConfigError('DNS_RESOLVER', `expected host:port (IPv6 as [addr]:port), got "${raw}"`);
+  return raw;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = integer(env, 'PORT', 3000, 0, 65535);
   const logLevel = env.LOG_LEVEL || 'info';
@@ -113,5 +137,8 @@ export function loadConfig(env: Env = process.env): Config {
     redisUrl: redisUrl(env),
     plans: plans(env),
     geoipDb: geoipDb(env),
+    webhookRetryDelaysMs: retryDelays(env),
+    webhookAllowPrivate: boolean(env, 'WEBHOOK_ALLOW_PRIVATE', false),
+    dnsResolver: dnsResolver(env),
   };
 }

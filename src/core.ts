@@ -21,6 +21,11 @@ import { MemoryCounterStore, type CounterStore } from './usage/counters.js';
 import { RedisCounterStore } from './usage/redis-counter-store.js';
 import { DatabaseCounterStore } from './usage/repository.js';
 import { UsageService } from './usage/service.js';
+import { WebhookDispatcher } from './webhooks/dispatcher.js';
+import { WebhooksRepository } from './webhooks/repository.js';
+import { WebhookSender } from './webhooks/sender.js';
+import { createDns } from './net/dns.js';
+import { WebhookService } from './webhooks/service.js';
 
 export interface CoreOptions {
   clock?: Clock;
@@ -39,6 +44,7 @@ export interface Core {
   clicks: ClickRecorder;
   usage: UsageService;
   analytics: AnalyticsService;
+  webhooks: WebhookService;
   expiry: ExpirySweeper;
   present: LinkPresenter;
   close(): Promise<void>;
@@ -58,19 +64,28 @@ export async function createCore(config: Config, log: FastifyBaseLogger, options
   const usage = new UsageService(config.plans, fastCounters, durableCounters, clock, log);
   const clicksRepo = new ClicksRepository(database.db, database.dialect);
   const journalRoot = path.join(config.dataDir, 'journal');
+  const geo = GeoIp.open(config.geoipDb);
   const clicks = new ClickRecorder(
     ClickJournal.create(journalRoot),
     clicksRepo,
-    GeoIp.open(config.geoipDb),
+    geo,
     config.plans,
     bus,
     clock,
     log,
     await clicksRepo.secret('visitor-hash-secret', newSecret),
   );
+  const present = new LinkPresenter(config.baseUrl);
+  const webhooksRepo = new WebhooksRepository(database.db, database.dialect);
+  const sender = new WebhookSender(createDns(config.dnsResolver), config.webhookAllowPrivate);
+  const dispatcher = new WebhookDispatcher(webhooksRepo, sender, clock, config.webhookRetryDelaysMs, log);
+  const webhooks = new WebhookService(webhooksRepo, linksRepo, config.plans, clock, sender, dispatcher, (l) => present.shortUrl(l), config.webhookAllowPrivate, log);
+  // Listening before recovery, so the clicks a crash left behind are announced too.
+  await webhooks.listen(bus);
   const recovered = await clicks.recoverOrphans(journalRoot);
   const expiry = new ExpirySweeper(linksRepo, bus, clock, log);
   expiry.start();
+  dispatcher.start();
   if (recovered > 0) log.info({ recovered }, 'recovered clicks from an interrupted run');
   return {
     config,
@@ -78,15 +93,18 @@ export async function createCore(config: Config, log: FastifyBaseLogger, options
     bus,
     accounts: new AccountsService(new AccountsRepository(database.db), clock, config.plans),
     links: new LinksService(linksRepo, bus, clock, ownHostnames, clicks, usage, config.plans),
-    redirects: new RedirectService(linksRepo, clicks, bus, clock),
+    redirects: new RedirectService(linksRepo, clicks, bus, clock, geo),
     clicks,
     usage,
     expiry,
     analytics: new AnalyticsService(new AnalyticsRepository(database.db), linksRepo, config.plans, clock, clicks),
-    present: new LinkPresenter(config.baseUrl),
+    webhooks,
+    present,
     async close() {
       expiry.stop();
       await clicks.close();
+      await webhooks.close();
+      await dispatcher.stop();
       await redis?.close();
       await database.db.destroy();
     },

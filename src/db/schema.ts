@@ -40,6 +40,7 @@ export interface LinksTable {
   updated_at: string;
   import_key: string | null;
   expiry_notified: Generated<number>;
+  blocked_countries: string | null;
 }
 
 export interface UsageCountersTable {
@@ -98,6 +99,37 @@ export interface SettingsTable {
   value: string;
 }
 
+export interface WebhooksTable {
+  id: string;
+  account_id: string;
+  url: string;
+  name: string;
+  events: string;
+  secret: string;
+  enabled: number;
+  created_at: string;
+  last_delivery_at: string | null;
+  last_status: number | null;
+}
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'abandoned';
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  webhook_id: string;
+  account_id: string;
+  event: string;
+  body: string;
+  status: DeliveryStatus;
+  attempts: Generated<number>;
+  next_attempt_at: string | null;
+  locked_until: string | null;
+  last_status: number | null;
+  last_error: string | null;
+  created_at: string;
+  finished_at: string | null;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -110,4 +142,6 @@ export interface Database {
   account_usage: AccountUsageTable;
   journal_checkpoints: JournalCheckpointsTable;
   settings: SettingsTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
 }

@@ -1,12 +1,17 @@
 import { EventEmitter } from 'node:events';
 import type { Link } from '../links/link.js';
 
+/** What the redirect knows of a link when it announces something. */
+export type LinkSummary = Pick<Link, 'id' | 'accountId' | 'code' | 'namespace' | 'slug' | 'url'>;
+
 /** The domain events of spec section 6 that the link lifecycle emits. */
 export interface DomainEvents {
   'link.created': { link: Link };
   'link.updated': { link: Link; previous: Link };
   'link.deleted': { link: Link };
-  'link.limit_reached': { link: Pick<Link, 'id' | 'accountId' | 'code' | 'namespace' | 'slug'> };
+  'link.limit_reached': { link: LinkSummary };
+  /** A visitor from a country the link blocks was shown the 451 page (bots and HEAD requests are not announced). */
+  'link.geo_blocked': { link: LinkSummary; country: string };
   'link.expired': { link: Link };
   /** A recorded click (bots and HEAD requests never make one). */
   'link.click': {

@@ -152,6 +152,7 @@ export class LinkCreator {
       updated_at: now.toISOString(),
       import_key: importKey,
       expiry_notified: 0,
+      blocked_countries: draft.blockedCountries?.join(',') ?? null,
     };
   }
 

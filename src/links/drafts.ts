@@ -2,7 +2,7 @@ import type { Caller } from '../accounts/service.js';
 import type { Plans } from '../accounts/plans.js';
 import { AppError, errors } from '../errors.js';
 import { destinationOf } from './base64-destination.js';
-import { checkDestination, checkMaxClicks, checkSchedule, checkSlug } from './rules.js';
+import { checkBlockedCountries, checkDestination, checkMaxClicks, checkSchedule, checkSlug } from './rules.js';
 
 export interface CreateLinkInput {
   url: unknown;
@@ -10,6 +10,7 @@ export interface CreateLinkInput {
   expiresAt?: string;
   maxClicks?: number;
   activeFrom?: string;
+  blockedCountries?: unknown;
 }
 
 /** A link that passed every rule and waits for its id and code. */
@@ -21,6 +22,7 @@ export interface LinkDraft {
   maxClicks: number | null;
   expiresAt: string | null;
   activeFrom: string | null;
+  blockedCountries: string[] | null;
 }
 
 /** Applies the rules of a new link (spec 2.1) for the caller; throws the first rule broken. */
@@ -50,6 +52,7 @@ export function draftLink(
     url,
     maxClicks,
     ...schedule,
+    blockedCountries: input.blockedCountries === undefined ? null : checkBlockedCountries(input.blockedCountries),
   };
 }
 
@@ -77,5 +80,6 @@ export function bulkItemInput(raw: unknown): CreateLinkInput {
     expiresAt: optional(item.expiresAt, isString, 'INVALID_EXPIRES_AT', 'expiresAt must be an ISO 8601 date-time'),
     maxClicks: optional(item.maxClicks, isNumber, 'INVALID_MAX_CLICKS', 'maxClicks must be an integer of at least 1'),
     activeFrom: optional(item.activeFrom, isString, 'INVALID_ACTIVE_FROM', 'activeFrom must be an ISO 8601 date-time'),
+    blockedCountries: item.blockedCountries ?? undefined,
   };
 }

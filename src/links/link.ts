@@ -14,6 +14,8 @@ export interface Link {
   activeFrom: string | null;
   createdAt: string;
   updatedAt: string;
+  /** Countries whose visitors get a 451 page instead of the redirect; empty when none. */
+  blockedCountries: string[];
 }
 
 export const toLink = (row: LinkRow): Link => ({
@@ -29,6 +31,7 @@ export const toLink = (row: LinkRow): Link => ({
   activeFrom: row.active_from,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
+  blockedCountries: row.blocked_countries ? row.blocked_countries.split(',') : [],
 });
 
 /** `<prefix>/<slug>` for namespaced links, else null. */

@@ -2,19 +2,21 @@ import type { Static } from '@sinclair/typebox';
 import { fullPathOf, type Link } from './link.js';
 import type { CreatedLinkA, LinkB, LinkDetailsA } from './schemas.js';
 
+type ShortPathParts = Pick<Link, 'code' | 'namespace' | 'slug'>;
+
 /** Turns links into each description's shapes; the short URL is always built from BASE_URL. */
 export class LinkPresenter {
   constructor(private readonly baseUrl: string) {}
 
-  fullPath(link: Link): string | null {
+  fullPath(link: ShortPathParts): string | null {
     return fullPathOf(link);
   }
 
-  slugOf(link: Link): string {
+  slugOf(link: ShortPathParts): string {
     return fullPathOf(link) ?? link.code;
   }
 
-  shortUrl(link: Link): string {
+  shortUrl(link: ShortPathParts): string {
     return `${this.baseUrl}/${this.slugOf(link)}`;
   }
 
@@ -45,6 +47,7 @@ export class LinkPresenter {
       expiresAt: link.expiresAt,
       maxClicks: link.maxClicks,
       isCustom: link.slug !== null,
+      blockedCountries: link.blockedCountries,
     };
   }
 

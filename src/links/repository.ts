@@ -2,7 +2,7 @@ import { sql, type Kysely, type Selectable, type Updateable } from 'kysely';
 import type { Database, LinksTable } from '../db/schema.js';
 
 export type LinkRow = Selectable<LinksTable>;
-export type LinkPatch = Updateable<Pick<LinksTable, 'url' | 'max_clicks' | 'expires_at' | 'active_from' | 'updated_at' | 'expiry_notified'>>;
+export type LinkPatch = Updateable<Pick<LinksTable, 'url' | 'max_clicks' | 'expires_at' | 'active_from' | 'updated_at' | 'expiry_notified' | 'blocked_countries'>>;
 
 const INSERT_CHUNK = 200;
 

@@ -35,6 +35,19 @@ export function checkSlug(slug: string): string {
   return slug;
 }
 
+/**
+ * Countries whose visitors a link refuses (ISO 3166-1 alpha-2, any case); an empty list blocks nobody and is
+ * stored as none.
+ */
+export function checkBlockedCountries(value: unknown): string[] | null {
+  if (value === null) return null;
+  if (!Array.isArray(value) || value.length > 250 || !value.every((c) => typeof c === 'string' && /^[A-Za-z]{2}$/.test(c))) {
+    throw new AppError(400, 'INVALID_BLOCKED_COUNTRIES', 'blockedCountries must be a list of two-letter ISO 3166-1 country codes');
+  }
+  const codes = [...new Set(value.map((c: string) => c.toUpperCase()))].sort();
+  return codes.length > 0 ? codes : null;
+}
+
 export function checkMaxClicks(value: number): number {
   if (!Number.isInteger(value) || value < 1 || value > MAX_CLICKS_CEILING) {
     throw new AppError(400, 'INVALID_MAX_CLICKS', 'maxClicks must be an integer of at least 1');

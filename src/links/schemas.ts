@@ -1,6 +1,11 @@
 import { Type } from '@sinclair/typebox';
 import { DateTime, Nullable, Pagination } from '../http/schemas.js';
 
+const BlockedCountries = Type.Array(Type.String({ pattern: '^[A-Za-z]{2}$' }), {
+  maxItems: 250,
+  description: 'ISO 3166-1 alpha-2 codes of countries whose visitors get a 451 page instead of the redirect',
+});
+
 const Url = (description: string) => Type.String({ format: 'uri', description });
 
 export const CreateLinkBodyA = Type.Object({
@@ -9,6 +14,7 @@ export const CreateLinkBodyA = Type.Object({
   expiresAt: Type.Optional(DateTime('Time at which the link expires')),
   maxClicks: Type.Optional(Type.Integer({ minimum: 1, description: 'Clicks before the link stops redirecting' })),
   activeFrom: Type.Optional(DateTime('Time at which the link becomes active')),
+  blockedCountries: Type.Optional(BlockedCountries),
 });
 
 export const CreatedLinkA = Type.Object({
@@ -34,6 +40,7 @@ const detailFields = {
   expiresAt: Nullable(DateTime()),
   maxClicks: Nullable(Type.Integer()),
   isCustom: Type.Boolean({ description: 'True for a custom slug' }),
+  blockedCountries: Type.Array(Type.String(), { description: 'Countries refused with a 451 page (empty: none)' }),
 };
 
 export const LinkDetailsA = Type.Object({ ...detailFields, shortUrl: Url('Full short URL') });
@@ -68,6 +75,7 @@ export const CreateLinkBodyB = Type.Object({
   expiresAt: CreateLinkBodyA.properties.expiresAt,
   maxClicks: CreateLinkBodyA.properties.maxClicks,
   activeFrom: CreateLinkBodyA.properties.activeFrom,
+  blockedCountries: CreateLinkBodyA.properties.blockedCountries,
 });
 
 export const UpdateLinkBody = Type.Object(
@@ -77,6 +85,7 @@ export const UpdateLinkBody = Type.Object(
     expiresAt: Type.Optional(Nullable(DateTime('New expiry; null removes it'))),
     maxClicks: Type.Optional(Nullable(Type.Integer({ minimum: 1, description: 'New click cap; null removes it' }))),
     activeFrom: Type.Optional(Nullable(DateTime('New activation time; null removes it'))),
+    blockedCountries: Type.Optional(Nullable(BlockedCountries)),
   },
   { minProperties: 1 },
 );

@@ -8,7 +8,7 @@ import { LinkCreator, type BulkOptions, type BulkOutcome } from './creator.js';
 import type { CreateLinkInput } from './drafts.js';
 import { toLink, type Link } from './link.js';
 import type { LinkPatch, LinksRepository } from './repository.js';
-import { checkDestination, checkMaxClicks, checkSchedule, parseShortPath } from './rules.js';
+import { checkBlockedCountries, checkDestination, checkMaxClicks, checkSchedule, parseShortPath } from './rules.js';
 
 /** Only the fields present change; null clears expiresAt, maxClicks or activeFrom. */
 export interface UpdateLinkInput {
@@ -16,6 +16,8 @@ export interface UpdateLinkInput {
   expiresAt?: string | null;
   maxClicks?: number | null;
   activeFrom?: string | null;
+  /** null or an empty list unblocks every country. */
+  blockedCountries?: unknown;
 }
 
 export interface LinkPage {
@@ -74,6 +76,7 @@ export class LinksService {
     const patch: LinkPatch = {};
     if (input.url !== undefined) patch.url = checkDestination(input.url, this.ownHostnames);
     if (input.maxClicks !== undefined) patch.max_clicks = input.maxClicks === null ? null : checkMaxClicks(input.maxClicks);
+    if (input.blockedCountries !== undefined) patch.blocked_countries = checkBlockedCountries(input.blockedCountries)?.join(',') ?? null;
     const changed = { expiresAt: input.expiresAt !== undefined, activeFrom: input.activeFrom !== undefined };
     if (changed.expiresAt || changed.activeFrom) {
       const schedule = checkSchedule(

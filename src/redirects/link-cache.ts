@@ -9,6 +9,8 @@ export interface CachedLink {
   maxClicks: number | null;
   expiresAtMs: number | null;
   activeFromMs: number | null;
+  /** Countries refused with a 451 page; null when the link blocks nobody (the usual case: no GeoIP lookup). */
+  blockedCountries: ReadonlySet<string> | null;
   /** Set once a capped link is seen at its cap, so later visits skip the database. */
   exhausted: boolean;
   loadedAtMs: number;

@@ -11,6 +11,7 @@ const PAGES: Record<Miss, { status: number; title: string; text: string }> = {
   scheduled: { status: 404, title: 'Link not active yet', text: 'This short link is not active yet. Try again later.' },
   expired: { status: 410, title: 'Link expired', text: 'This short link has expired.' },
   limit_reached: { status: 410, title: 'Link no longer available', text: 'This short link has reached its click limit.' },
+  geo_blocked: { status: 451, title: 'Not available in your country', text: 'The owner of this short link has made it unavailable in your country.' },
 };
 
 export function missPage(kind: Miss): { status: number; html: string } {

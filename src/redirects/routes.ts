@@ -16,6 +16,7 @@ const responses = (status: RedirectStatus) => ({
   [status]: { description: 'Redirect to the destination (Location header)', type: 'null' },
   404: htmlPage('Unknown link, or not active yet'),
   410: htmlPage('Expired, or the click limit was reached'),
+  451: htmlPage("The link blocks visitors from the visitor's country"),
 });
 
 /** GET and HEAD /{code} and /{prefix}/{slug}. HEAD redirects too but never counts as a click. */

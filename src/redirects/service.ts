@@ -1,4 +1,5 @@
 import type { ClickRecorder } from '../clicks/recorder.js';
+import type { GeoIp } from '../clicks/geoip.js';
 import { isBot } from '../clicks/user-agent.js';
 import type { Clock } from '../clock.js';
 import type { EventBus } from '../events/bus.js';
@@ -21,7 +22,8 @@ export type RedirectOutcome =
   | { kind: 'not_found' }
   | { kind: 'scheduled' }
   | { kind: 'expired' }
-  | { kind: 'limit_reached' };
+  | { kind: 'limit_reached' }
+  | { kind: 'geo_blocked' };
 
 const MISS_TTL_MS = 2_000;
 const MISS_CAPACITY = 10_000;
@@ -45,7 +47,10 @@ const toCached = (link: Link, loadedAtMs: number): CachedLink => ({
   expiresAtMs: link.expiresAt ? Date.parse(link.expiresAt) : null,
   activeFromMs: link.activeFrom ? Date.parse(link.activeFrom) : null,
   exhausted: link.maxClicks !== null && link.clicks >= link.maxClicks,
+  blockedCountries: link.blockedCountries.length > 0 ? new Set(link.blockedCountries) : null,
 });
+
+const summaryOf = ({ id, accountId, code, namespace, slug, url }: CachedLink) => ({ id, accountId, code, namespace, slug, url });
 
 /** The hot path: one cached lookup, one click count, one answer. */
 export class RedirectService {
@@ -63,6 +68,7 @@ export class RedirectService {
     private readonly clicks: ClickRecorder,
     private readonly bus: EventBus,
     private readonly clock: Clock,
+    private readonly geo: GeoIp,
   ) {
     // Any change to a link drops it from the cache before the changing request answers.
     bus.on('link.updated', ({ previous, link }) => this.invalidate([...keysOf(previous), ...keysOf(link)]));
@@ -84,6 +90,14 @@ export class RedirectService {
     if (!link) return { kind: 'not_found' };
     if (link.activeFromMs !== null && now < link.activeFromMs) return { kind: 'scheduled' };
     if (link.expiresAtMs !== null && now >= link.expiresAtMs) return { kind: 'expired' };
+    if (link.blockedCountries !== null) {
+      const country = this.geo.lookup(visitor.ip)?.country;
+      if (country && link.blockedCountries.has(country)) {
+        // Announced like a click would be: not for HEAD requests or bots.
+        if (count) this.bus.emit('link.geo_blocked', { link: summaryOf(link), country });
+        return { kind: 'geo_blocked' };
+      }
+    }
     if (link.maxClicks === null) {
       if (count) await this.clicks.record({ ...visitor, linkId: link.id, accountId: link.accountId, counted: false });
       return { kind: 'redirect', url: link.url };
@@ -111,8 +125,7 @@ export class RedirectService {
     await this.clicks.record({ ...visitor, linkId: link.id, accountId: link.accountId, counted: true });
     if (clicks >= link.maxClicks!) {
       link.exhausted = true;
-      const { id, accountId, code, namespace, slug } = link;
-      this.bus.emit('link.limit_reached', { link: { id, accountId, code, namespace, slug } });
+      this.bus.emit('link.limit_reached', { link: summaryOf(link) });
     }
     return { kind: 'redirect', url: link.url };
   }

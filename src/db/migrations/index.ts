@@ -3,6 +3,7 @@ import { accountsAndLinks } from './0001-accounts-and-links.js';
 import { usageCounters } from './0002-usage-counters.js';
 import { linkImportKeys } from './0003-link-import-keys.js';
 import { clicks } from './0004-clicks.js';
+import { webhooks } from './0005-webhooks.js';
 
 /** One ordered migration set for SQLite and PostgreSQL alike; names sort in the order they apply. */
 export const migrations: Record<string, Migration> = {
@@ -10,4 +11,5 @@ export const migrations: Record<string, Migration> = {
   '0002-usage-counters': usageCounters,
   '0003-link-import-keys': linkImportKeys,
   '0004-clicks': clicks,
+  '0005-webhooks': webhooks,
 };

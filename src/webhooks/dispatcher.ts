@@ -1,0 +1,113 @@
+import { createHmac } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from '../clock.js';
+import type { AttemptOutcome, DeliveryRow, WebhooksRepository } from './repository.js';
+import type { SendResult, WebhookSender } from './sender.js';
+
+export const signBody = (secret: string, body: string): string => createHmac('sha256', secret).update(body, 'utf8').digest('hex');
+
+/** The headers of a delivery: the signature of spec 6.3 and what an idempotent receiver keys on. */
+export const deliveryHeaders = (secret: string, body: string, event: string, deliveryId: string, attempt: number): Record<string, string> => ({
+  'x-snip-signature': signBody(secret, body),
+  'x-snip-event': event,
+  'x-snip-delivery': deliveryId,
+  'x-snip-attempt': String(attempt),
+});
+
+const BATCH = 20;
+/** Longer than a delivery can take (10 s), so a lease only lapses when its instance died mid-attempt. */
+const LEASE_MS = 60_000;
+const IDLE_POLL_MS = 1_000;
+
+/**
+ * Works through the outbox: claims due deliveries (a lease, so instances sharing a database never send one
+ * attempt twice), sends them, and records the result with the next retry time or the final state. Everything it
+ * needs is in the database, so pending deliveries and scheduled retries carry on after a restart.
+ */
+export class WebhookDispatcher {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private stopped = true;
+  private again = false;
+
+  constructor(
+    private readonly repo: WebhooksRepository,
+    private readonly sender: WebhookSender,
+    private readonly clock: Clock,
+    private readonly retryDelaysMs: readonly number[],
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  start(): void {
+    this.stopped = false;
+    this.nudge();
+  }
+
+  /** New deliveries were queued: look now rather than at the next poll. */
+  nudge(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.schedule(0);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.running;
+  }
+
+  private schedule(ms: number): void {
+    if (this.stopped) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.running = this.round().finally(() => (this.running = null));
+    }, ms);
+    this.timer.unref();
+  }
+
+  private async round(): Promise<void> {
+    let wait = IDLE_POLL_MS;
+    try {
+      this.again = false;
+      const now = this.clock.now();
+      const due = await this.repo.claimDue(now.toISOString(), new Date(now.getTime() + LEASE_MS).toISOString(), BATCH);
+      await Promise.all(due.map((d) => this.attempt(d)));
+      if (due.length === BATCH || this.again) wait = 0;
+      else {
+        const next = await this.repo.nextDue();
+        if (next !== null) wait = Math.min(IDLE_POLL_MS, Math.max(10, Date.parse(next) - this.clock.now().getTime()));
+      }
+    } catch (error) {
+      this.log.error({ err: error }, 'webhook delivery round failed; retrying');
+    }
+    this.schedule(wait);
+  }
+
+  private async attempt(delivery: DeliveryRow & { url: string; secret: string; enabled: number }): Promise<void> {
+    const attempt = delivery.attempts + 1;
+    const result: SendResult = delivery.enabled
+      ? await this.sender.send(delivery.url, delivery.body, deliveryHeaders(delivery.secret, delivery.body, delivery.event, delivery.id, attempt))
+      : { ok: false, statusCode: null, durationMs: 0, error: 'the webhook is disabled' };
+    const at = this.clock.now();
+    const retryIn = delivery.enabled ? this.retryDelaysMs[attempt - 1] : undefined;
+    const outcome: AttemptOutcome = {
+      status: result.ok ? 'delivered' : retryIn === undefined ? 'abandoned' : 'pending',
+      attempts: attempt,
+      nextAttemptAt: !result.ok && retryIn !== undefined ? new Date(at.getTime() + retryIn).toISOString() : null,
+      lastStatus: result.statusCode,
+      lastError: result.error,
+      at: at.toISOString(),
+    };
+    try {
+      await this.repo.recordAttempt(delivery, outcome, delivery.enabled === 1);
+    } catch (error) {
+      // The lease runs out and another round sends it again: at least once, as receivers are told to expect.
+      this.log.error({ err: error, delivery: delivery.id }, 'could not record a webhook attempt');
+    }
+  }
+}

@@ -1,0 +1,127 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { callerOf } from '../http/access.js';
+import { DateTime, errorResponses, Nullable, Pagination, SuccessMessage } from '../http/schemas.js';
+import { WEBHOOK_EVENTS } from './events.js';
+import type { WebhookService } from './service.js';
+
+const WebhookObject = Type.Object({
+  id: Type.String(),
+  url: Type.String({ description: 'HTTPS endpoint receiving POST requests' }),
+  name: Type.String(),
+  events: Type.Array(Type.String()),
+  enabled: Type.Boolean({ description: 'False: nothing is sent' }),
+  createdAt: DateTime(),
+  lastDeliveryAt: Nullable(DateTime()),
+  lastStatus: Nullable(Type.Integer({ description: "The receiver's HTTP status at the last attempt; null when none came" })),
+});
+
+const Created = Type.Object({
+  ...WebhookObject.properties,
+  secret: Type.String({ description: 'Signing secret for X-Snip-Signature; shown only in this response' }),
+});
+
+const Events = Type.Array(Type.String(), { description: `Full event names: ${WEBHOOK_EVENTS.join(', ')}` });
+
+const CreateBody = Type.Object({
+  url: Type.String({ description: 'HTTPS endpoint' }),
+  events: Events,
+  name: Type.Optional(Type.String({ description: 'Friendly name (defaults to the host name)' })),
+  secret: Type.Optional(Type.String({ description: 'Signing secret; Snip generates one when absent' })),
+});
+
+const UpdateBody = Type.Object(
+  {
+    url: Type.Optional(Type.String()),
+    events: Type.Optional(Events),
+    name: Type.Optional(Type.String()),
+    enabled: Type.Optional(Type.Boolean()),
+  },
+  { minProperties: 1 },
+);
+
+const Delivery = Type.Object({
+  id: Type.String({ description: 'Also sent as X-Snip-Delivery' }),
+  event: Type.String(),
+  status: Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('abandoned')]),
+  attempts: Type.Integer(),
+  lastStatus: Nullable(Type.Integer()),
+  lastError: Nullable(Type.String()),
+  createdAt: DateTime(),
+  nextAttemptAt: Nullable(DateTime('When the next retry is due (pending only)')),
+  finishedAt: Nullable(DateTime()),
+});
+
+const TestResult = Type.Object({
+  success: Type.Boolean(),
+  statusCode: Type.Integer({ description: "The receiver's status; 0 when no answer came" }),
+  durationMs: Type.Integer(),
+  error: Nullable(Type.String()),
+});
+
+const Params = Type.Object({ webhookId: Type.String() });
+
+/** The webhook routes, identical under A's /api/v1/webhooks and B's /api/webhooks. */
+export const webhookRoutes =
+  (webhooks: WebhookService): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    for (const { base, surface } of [
+      { base: '/api/v1/webhooks', surface: 'A' },
+      { base: '/api/webhooks', surface: 'B' },
+    ] as const) {
+      const config = { surface, access: { auth: 'required' } } as const;
+      const tags = [`webhooks (${surface})`];
+
+      app.get(base, { config, schema: { tags, summary: "The caller's webhooks and the plan's maximum", response: { 200: Type.Object({ webhooks: Type.Array(WebhookObject), limit: Nullable(Type.Integer()) }) } } }, async (request) =>
+        webhooks.list(callerOf(request)),
+      );
+
+      app.post(
+        base,
+        { config, schema: { tags, summary: 'Subscribe an endpoint to events', body: CreateBody, response: { 201: Created, ...errorResponses(400, 403) } } },
+        async (request, reply) => reply.status(201).send(await webhooks.create(callerOf(request), request.body)),
+      );
+
+      app.get(
+        `${base}/:webhookId`,
+        { config, schema: { tags, summary: 'One webhook', params: Params, response: { 200: WebhookObject, ...errorResponses(404) } } },
+        async (request) => webhooks.get(callerOf(request), request.params.webhookId),
+      );
+
+      app.patch(
+        `${base}/:webhookId`,
+        { config, schema: { tags, summary: 'Change URL, events, name or enabled', params: Params, body: UpdateBody, response: { 200: WebhookObject, ...errorResponses(400, 404) } } },
+        async (request) => webhooks.update(callerOf(request), request.params.webhookId, request.body),
+      );
+
+      app.delete(
+        `${base}/:webhookId`,
+        { config, schema: { tags, summary: 'Delete a webhook and its pending deliveries', params: Params, response: { 200: SuccessMessage, ...errorResponses(404) } } },
+        async (request) => {
+          await webhooks.delete(callerOf(request), request.params.webhookId);
+          return { success: true, message: 'Webhook deleted' };
+        },
+      );
+
+      app.post(
+        `${base}/:webhookId/test`,
+        { config, schema: { tags, summary: 'Send a signed test payload now', params: Params, response: { 200: TestResult, ...errorResponses(404) } } },
+        async (request) => webhooks.test(callerOf(request), request.params.webhookId),
+      );
+
+      app.get(
+        `${base}/:webhookId/deliveries`,
+        {
+          config,
+          schema: {
+            tags,
+            summary: 'The delivery log, newest first',
+            params: Params,
+            querystring: Pagination,
+            response: { 200: Type.Object({ deliveries: Type.Array(Delivery), limit: Type.Integer(), offset: Type.Integer() }), ...errorResponses(400, 404) },
+          },
+        },
+        async (request) => webhooks.deliveries(callerOf(request), request.params.webhookId, request.query),
+      );
+    }
+  };
