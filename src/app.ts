@@ -34,6 +34,8 @@ export async function buildApp(config: Config, options: CoreOptions = {}): Promi
       // Destinations are checked by the link rules (which also refuse javascript: and friends), not by Ajv's
       // stricter RFC 3986 format, which would reject URLs that browsers accept.
       onCreate: acceptAnyUriFormat as never,
+      // Fastify's default ('array') would wrap a lone value into a list, so `"GB"` would pass as `["GB"]`.
+      customOptions: { coerceTypes: true },
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 

@@ -21,6 +21,9 @@ describe('loadConfig', () => {
       redisUrl: null,
       plans: DEFAULT_PLANS,
       geoipDb: null,
+      webhookRetryDelaysMs: [30_000, 300_000, 1_800_000],
+      webhookAllowPrivate: false,
+      dnsResolver: null,
     });
     expect(path.isAbsolute(config.dataDir)).toBe(true);
   });
@@ -46,6 +49,9 @@ describe('loadConfig', () => {
       LOG_LEVEL: 'warn',
       REDIS_URL: 'redis://cache:6379/2',
       PLANS_FILE: fixture('plans-unmetered.json'),
+      WEBHOOK_RETRY_DELAYS_MS: '100, 2000,0',
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+      DNS_RESOLVER: '127.0.0.1:5353',
     });
     expect(config).toEqual({
       port: 4000,
@@ -58,6 +64,9 @@ describe('loadConfig', () => {
       logLevel: 'warn',
       redisUrl: 'redis://cache:6379/2',
       geoipDb: null,
+      webhookRetryDelaysMs: [100, 2000, 0],
+      webhookAllowPrivate: true,
+      dnsResolver: '127.0.0.1:5353',
       plans: { ...DEFAULT_PLANS, pro: { ...DEFAULT_PLANS.pro, requestsPerHour: null, requestsPerMonth: null, requestsPerMinute: null, linksPerDay: null, bulkRequestsPerHour: null }, builder: expect.objectContaining({ requestsPerHour: null, webhooks: 10 }), free: expect.objectContaining({ linksPerDay: null, folders: 5 }) },
     });
   });
@@ -109,6 +118,13 @@ describe('loadConfig', () => {
     ['PLANS_FILE', fixture('bad-plans-negative.json')],
     ['PLANS_FILE', fixture('bad-plans-unknown-tier.json')],
     ['PLANS_FILE', fixture('bad-plans-syntax.json')],
+    ['WEBHOOK_RETRY_DELAYS_MS', '30s,5m'],
+    ['WEBHOOK_RETRY_DELAYS_MS', '100,,200'],
+    ['WEBHOOK_RETRY_DELAYS_MS', '-1'],
+    ['WEBHOOK_ALLOW_PRIVATE', 'sometimes'],
+    ['DNS_RESOLVER', '127.0.0.1'],
+    ['DNS_RESOLVER', '127.0.0.1:99999'],
+    ['DNS_RESOLVER', 'dns server:53'],
   ])('rejects %s=%j with a ConfigError naming the variable', (name, value) => {
     let thrown: unknown;
     try {

@@ -6,7 +6,8 @@ import {
 } from './helpers/links.js';
 
 const DETAIL_KEYS = [
-  'clicks', 'created', 'expiresAt', 'fullPath', 'id', 'isCustom', 'long', 'maxClicks', 'namespace', 'shortCode', 'shortUrl',
+  'blockedCountries', 'clicks', 'created', 'expiresAt', 'fullPath', 'id', 'isCustom', 'long', 'maxClicks', 'namespace', 'shortCode',
+  'shortUrl',
 ];
 
 /** Description A's link routes on one test app. */
@@ -106,6 +107,7 @@ describe(`Description A: listing links (${dialectName})`, () => {
       expiresAt: null,
       maxClicks: null,
       isCustom: false,
+      blockedCountries: [],
     });
   });
 
@@ -202,6 +204,7 @@ describe(`Description A: link details (${dialectName})`, () => {
       expiresAt,
       maxClicks: 7,
       isCustom: false,
+      blockedCountries: [],
     });
     expect(body.id.length).toBeGreaterThan(0);
   });
@@ -223,6 +226,7 @@ describe(`Description A: link details (${dialectName})`, () => {
       expiresAt: null,
       maxClicks: null,
       isCustom: true,
+      blockedCountries: [],
     };
     expect(res.json()).toEqual(expected);
     const byCode = await api.get(owner, created.shortCode);
@@ -343,6 +347,7 @@ describe(`Description A: updating links (${dialectName})`, () => {
       expiresAt: null,
       maxClicks: null,
       isCustom: false,
+      blockedCountries: [],
     });
     expect((await api.get(owner, link.shortCode)).json<LinkA>().long).toBe('https://example.com/new');
     expect((await api.visit(link.shortCode)).headers.location).toBe('https://example.com/new');

@@ -12,7 +12,7 @@ interface CreateShortResult {
 }
 
 const LINK_B_KEYS = [
-  'activeFrom', 'clicks', 'created', 'expiresAt', 'fullPath', 'id', 'isCustom', 'long', 'maxClicks', 'namespace',
+  'activeFrom', 'blockedCountries', 'clicks', 'created', 'expiresAt', 'fullPath', 'id', 'isCustom', 'long', 'maxClicks', 'namespace',
   'shortCode', 'shortUrl', 'updated', 'url',
 ];
 
@@ -143,6 +143,7 @@ describe(`Description B: POST /api/links (${dialectName})`, () => {
       maxClicks: null,
       activeFrom: null,
       isCustom: false,
+      blockedCountries: [],
     });
     expect(Number.isNaN(Date.parse(body.created))).toBe(false);
     expect((await api.visit(body.shortCode)).headers.location).toBe('https://example.com/b-plain');
@@ -176,6 +177,7 @@ describe(`Description B: POST /api/links (${dialectName})`, () => {
       maxClicks: 10,
       activeFrom,
       isCustom: true,
+      blockedCountries: [],
     });
     // Not active yet: neither path redirects until activeFrom.
     expect((await api.visit(fullPath)).statusCode).toBe(404);

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.js';
 import type { AttemptOutcome, DeliveryRow, WebhooksRepository } from './repository.js';
-import type { SendResult, WebhookSender } from './sender.js';
+import type { WebhookSender } from './sender.js';
 
 export const signBody = (secret: string, body: string): string => createHmac('sha256', secret).update(body, 'utf8').digest('hex');
 
@@ -89,13 +89,21 @@ export class WebhookDispatcher {
   }
 
   private async attempt(delivery: DeliveryRow & { url: string; secret: string; enabled: number }): Promise<void> {
+    const outcome = delivery.enabled ? await this.send(delivery) : this.dropped(delivery);
+    try {
+      await this.repo.recordAttempt(delivery, outcome, delivery.enabled === 1);
+    } catch (error) {
+      // The lease runs out and another round sends it again: at least once, as receivers are told to expect.
+      this.log.error({ err: error, delivery: delivery.id }, 'could not record a webhook attempt');
+    }
+  }
+
+  private async send(delivery: DeliveryRow & { url: string; secret: string }): Promise<AttemptOutcome> {
     const attempt = delivery.attempts + 1;
-    const result: SendResult = delivery.enabled
-      ? await this.sender.send(delivery.url, delivery.body, deliveryHeaders(delivery.secret, delivery.body, delivery.event, delivery.id, attempt))
-      : { ok: false, statusCode: null, durationMs: 0, error: 'the webhook is disabled' };
+    const result = await this.sender.send(delivery.url, delivery.body, deliveryHeaders(delivery.secret, delivery.body, delivery.event, delivery.id, attempt));
     const at = this.clock.now();
-    const retryIn = delivery.enabled ? this.retryDelaysMs[attempt - 1] : undefined;
-    const outcome: AttemptOutcome = {
+    const retryIn = this.retryDelaysMs[attempt - 1];
+    return {
       status: result.ok ? 'delivered' : retryIn === undefined ? 'abandoned' : 'pending',
       attempts: attempt,
       nextAttemptAt: !result.ok && retryIn !== undefined ? new Date(at.getTime() + retryIn).toISOString() : null,
@@ -103,11 +111,11 @@ export class WebhookDispatcher {
       lastError: result.error,
       at: at.toISOString(),
     };
-    try {
-      await this.repo.recordAttempt(delivery, outcome, delivery.enabled === 1);
-    } catch (error) {
-      // The lease runs out and another round sends it again: at least once, as receivers are told to expect.
-      this.log.error({ err: error, delivery: delivery.id }, 'could not record a webhook attempt');
-    }
+  }
+
+  /** A disabled webhook's due delivery is given up unsent; its log keeps what the real attempts got. */
+  private dropped(delivery: DeliveryRow): AttemptOutcome {
+    const at = this.clock.now().toISOString();
+    return { status: 'abandoned', attempts: delivery.attempts, nextAttemptAt: null, lastStatus: delivery.last_status, lastError: 'the webhook is disabled', at };
   }
 }

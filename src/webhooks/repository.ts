@@ -128,6 +128,8 @@ export class WebhooksRepository {
       .selectFrom('webhook_deliveries')
       .select((eb) => eb.fn.min('next_attempt_at').as('at'))
       .where('status', '=', 'pending')
+      // Rows another instance is sending are its business until their lease lapses.
+      .where((w) => w.or([w('locked_until', 'is', null), w('locked_until', '<=', new Date().toISOString())]))
       .executeTakeFirst();
     return (row?.at as string | null | undefined) ?? null;
   }

@@ -191,7 +191,9 @@ export class WebhookService {
     const current = await this.owned(caller, id);
     const url = input.url === undefined ? current.url : checkWebhookUrl(input.url, this.allowPrivate);
     const events = input.events === undefined ? current.events : checkEvents(input.events).join(',');
-    const name = input.name === undefined ? current.name : checkName(input.name, url);
+    // A name that was the default (the host) follows a new URL; a chosen one stays.
+    const defaultName = current.name === new URL(current.url).hostname;
+    const name = input.name !== undefined ? checkName(input.name, url) : defaultName ? new URL(url).hostname : current.name;
     if (input.enabled !== undefined && typeof input.enabled !== 'boolean') throw new AppError(400, 'INVALID_ENABLED', 'enabled must be true or false');
     const enabled = input.enabled === undefined ? Number(current.enabled) : input.enabled ? 1 : 0;
     if ((url !== current.url || events !== current.events) && (await this.repo.hasDuplicate(caller.accountId, url, events, id))) throw duplicate();

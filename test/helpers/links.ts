@@ -23,10 +23,11 @@ export interface LinkA {
   expiresAt: string | null;
   maxClicks: number | null;
   isCustom: boolean;
+  blockedCountries: string[];
 }
 
 /** What POST /api/v1/links answers (2.3): the details without id, clicks and isCustom, and `success`. */
-export interface CreatedLinkA extends Omit<LinkA, 'id' | 'clicks' | 'isCustom'> {
+export interface CreatedLinkA extends Omit<LinkA, 'id' | 'clicks' | 'isCustom' | 'blockedCountries'> {
   success: boolean;
 }
 
