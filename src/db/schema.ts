@@ -41,6 +41,38 @@ export interface LinksTable {
   import_key: string | null;
   expiry_notified: Generated<number>;
   blocked_countries: string | null;
+  folder_id: string | null;
+}
+
+export interface FoldersTable {
+  id: string;
+  account_id: string;
+  name: string;
+  color: string | null;
+  created_at: string;
+}
+
+export interface QrSettingsTable {
+  account_id: string;
+  /** Six hex digits, no '#'. */
+  color: string;
+  bg_color: string;
+  size: number;
+  /** L, M, Q or H. */
+  error_correction: string;
+  margin: number;
+  updated_at: string;
+}
+
+export interface LinkScansTable {
+  link_id: string;
+  score: number | null;
+  status: string | null;
+  /** Comma-separated threat types; empty when none. */
+  threats: Generated<string>;
+  source: string | null;
+  scanned_at: string | null;
+  attempts: Generated<number>;
 }
 
 export interface UsageCountersTable {
@@ -144,4 +176,7 @@ export interface Database {
   settings: SettingsTable;
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  folders: FoldersTable;
+  qr_settings: QrSettingsTable;
+  link_scans: LinkScansTable;
 }

@@ -153,6 +153,7 @@ export class LinkCreator {
       import_key: importKey,
       expiry_notified: 0,
       blocked_countries: draft.blockedCountries?.join(',') ?? null,
+      folder_id: null,
     };
   }
 

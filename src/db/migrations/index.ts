@@ -4,6 +4,7 @@ import { usageCounters } from './0002-usage-counters.js';
 import { linkImportKeys } from './0003-link-import-keys.js';
 import { clicks } from './0004-clicks.js';
 import { webhooks } from './0005-webhooks.js';
+import { foldersQrTrust } from './0006-folders-qr-trust.js';
 
 /** One ordered migration set for SQLite and PostgreSQL alike; names sort in the order they apply. */
 export const migrations: Record<string, Migration> = {
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '0003-link-import-keys': linkImportKeys,
   '0004-clicks': clicks,
   '0005-webhooks': webhooks,
+  '0006-folders-qr-trust': foldersQrTrust,
 };
