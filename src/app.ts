@@ -13,7 +13,12 @@ import { linkRoutesB } from './links/routes-b.js';
 import { bulkRoutes } from './links/bulk-routes.js';
 import { analyticsRoutes } from './analytics/routes.js';
 import { redirectRoutes } from './redirects/routes.js';
+import { folderRoutes } from './folders/routes.js';
+import type { LinkKey } from './links/repository.js';
+import { previewPage } from './trust/pages.js';
+import { linkScanRoutes } from './trust/routes.js';
 import { webhookRoutes } from './webhooks/routes.js';
+import { qrRoutes } from './qr/routes.js';
 
 const acceptAnyUriFormat = <T extends { addFormat(name: string, format: true): T }>(ajv: T): T => ajv.addFormat('uri', true);
 
@@ -57,7 +62,14 @@ export async function buildApp(config: Config, options: CoreOptions = {}): Promi
   await app.register(bulkRoutes(core.links, core.present));
   await app.register(analyticsRoutes(core.analytics, core.present));
   await app.register(webhookRoutes(core.webhooks));
-  await app.register(redirectRoutes(core.redirects, config.redirectStatus));
+  await app.register(qrRoutes(core.qr));
+  await app.register(folderRoutes(core.folders));
+  const preview = async (key: LinkKey) => {
+    const { link, score } = await core.trust.preview(key);
+    return previewPage(score, core.present.shortUrl(link), `/api/qr/${link.code}?size=240`);
+  };
+  await app.register(linkScanRoutes(core.trust));
+  await app.register(redirectRoutes(core.redirects, config.redirectStatus, preview));
   await app.ready();
   return { app, core };
 }

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadPlans, type Plans } from './accounts/plans.js';
+import { validateThreatList } from './trust/local-list.js';
 
 export type RedirectStatus = 301 | 302 | 303 | 307 | 308;
 
@@ -22,6 +23,12 @@ export interface Config {
   webhookAllowPrivate: boolean;
   /** `host:port` of the DNS server to ask instead of the system's resolver. */
   dnsResolver: string | null;
+  /** Google Safe Browsing v4 key; unset, links are scanned with the local sources only. */
+  safeBrowsingApiKey: string | null;
+  /** Another address for the Safe Browsing API (a stub in tests, a proxy in production). */
+  safeBrowsingUrl: string | null;
+  /** An operator's threat list, added to the built-in one. */
+  threatListFile: string | null;
 }
 
 /** A setting that cannot be used; start stops with this message, which names the variable. */
@@ -109,6 +116,17 @@ function retryDelays(env: Env): number[] {
   return parts.map(Number);
 }
 
+function threatListFile(env: Env): string | null {
+  const file = env.THREAT_LIST_FILE;
+  if (!file) return null;
+  try {
+    validateThreatList(file);
+  } catch (error) {
+    throw new ConfigError('THREAT_LIST_FILE', error instanceof Error ? error.message : String(error));
+  }
+  return path.resolve(file);
+}
+
 function dnsResolver(env: Env): string | null {
   const raw = env.DNS_RESOLVER;
   if (raw === undefined || raw === '') return null;
@@ -140,5 +158,8 @@ export function loadConfig(env: Env = process.env): Config {
     webhookRetryDelaysMs: retryDelays(env),
     webhookAllowPrivate: boolean(env, 'WEBHOOK_ALLOW_PRIVATE', false),
     dnsResolver: dnsResolver(env),
+    safeBrowsingApiKey: env.SAFE_BROWSING_API_KEY || null,
+    safeBrowsingUrl: env.SAFE_BROWSING_URL ? httpUrl('SAFE_BROWSING_URL', env.SAFE_BROWSING_URL) : null,
+    threatListFile: threatListFile(env),
   };
 }

@@ -14,6 +14,8 @@ import { LinkPresenter } from './links/presenters.js';
 import { LinksRepository } from './links/repository.js';
 import { LinksService } from './links/service.js';
 import { ExpirySweeper } from './links/expiry-sweeper.js';
+import { FoldersRepository } from './folders/repository.js';
+import { FoldersService } from './folders/service.js';
 import { RedirectService } from './redirects/service.js';
 import { AnalyticsRepository } from './analytics/repository.js';
 import { AnalyticsService } from './analytics/service.js';
@@ -25,12 +27,21 @@ import { WebhookDispatcher } from './webhooks/dispatcher.js';
 import { WebhooksRepository } from './webhooks/repository.js';
 import { WebhookSender } from './webhooks/sender.js';
 import { createDns } from './net/dns.js';
+import { LocalThreatList } from './trust/local-list.js';
+import { TrustRepository } from './trust/repository.js';
+import { SafeBrowsingClient } from './trust/safe-browsing.js';
+import { Scanner } from './trust/scanner.js';
+import { TrustService } from './trust/service.js';
 import { WebhookService } from './webhooks/service.js';
+import { QrSettingsRepository } from './qr/repository.js';
+import { QrService } from './qr/service.js';
 
 export interface CoreOptions {
   clock?: Clock;
   /** PostgreSQL schema to work in; tests use one per run. */
   pgSchema?: string;
+  /** False for one-shot processes (the CLI): no scans, sweeps or webhook deliveries in this process. */
+  background?: boolean;
 }
 
 /** The services every surface shares, wired once: the HTTP app, the CLI and (later) MCP adapt these. */
@@ -45,6 +56,9 @@ export interface Core {
   usage: UsageService;
   analytics: AnalyticsService;
   webhooks: WebhookService;
+  qr: QrService;
+  folders: FoldersService;
+  trust: TrustService;
   expiry: ExpirySweeper;
   present: LinkPresenter;
   close(): Promise<void>;
@@ -82,10 +96,19 @@ export async function createCore(config: Config, log: FastifyBaseLogger, options
   const webhooks = new WebhookService(webhooksRepo, linksRepo, config.plans, clock, sender, dispatcher, (l) => present.shortUrl(l), config.webhookAllowPrivate, log);
   // Listening before recovery, so the clicks a crash left behind are announced too.
   await webhooks.listen(bus);
+  const safeBrowsing = config.safeBrowsingApiKey ? new SafeBrowsingClient(config.safeBrowsingApiKey, config.safeBrowsingUrl ?? undefined) : null;
+  const scanner = new Scanner(new LocalThreatList(config.threatListFile), safeBrowsing, log);
+  const trust = new TrustService(new TrustRepository(database.db), linksRepo, scanner, bus, clock, log);
   const recovered = await clicks.recoverOrphans(journalRoot);
   const expiry = new ExpirySweeper(linksRepo, bus, clock, log);
-  expiry.start();
-  dispatcher.start();
+  // The background work belongs to the server: a short-lived CLI process leaves it to the server, which picks
+  // up what the CLI did (outbox rows, links owed a scan) from the database.
+  if (options.background !== false) {
+    trust.listen();
+    await trust.start();
+    expiry.start();
+    dispatcher.start();
+  }
   if (recovered > 0) log.info({ recovered }, 'recovered clicks from an interrupted run');
   return {
     config,
@@ -93,15 +116,19 @@ export async function createCore(config: Config, log: FastifyBaseLogger, options
     bus,
     accounts: new AccountsService(new AccountsRepository(database.db), clock, config.plans),
     links: new LinksService(linksRepo, bus, clock, ownHostnames, clicks, usage, config.plans),
-    redirects: new RedirectService(linksRepo, clicks, bus, clock, geo),
+    redirects: new RedirectService(linksRepo, clicks, bus, clock, geo, trust),
     clicks,
     usage,
     expiry,
     analytics: new AnalyticsService(new AnalyticsRepository(database.db), linksRepo, config.plans, clock, clicks),
+    folders: new FoldersService(new FoldersRepository(database.db, database.dialect), linksRepo, config.plans, clock),
     webhooks,
+    trust,
+    qr: new QrService(new QrSettingsRepository(database.db), linksRepo, present, clock),
     present,
     async close() {
       expiry.stop();
+      await trust.close();
       await clicks.close();
       await webhooks.close();
       await dispatcher.stop();

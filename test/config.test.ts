@@ -24,6 +24,9 @@ describe('loadConfig', () => {
       webhookRetryDelaysMs: [30_000, 300_000, 1_800_000],
       webhookAllowPrivate: false,
       dnsResolver: null,
+      safeBrowsingApiKey: null,
+      safeBrowsingUrl: null,
+      threatListFile: null,
     });
     expect(path.isAbsolute(config.dataDir)).toBe(true);
   });
@@ -52,6 +55,8 @@ describe('loadConfig', () => {
       WEBHOOK_RETRY_DELAYS_MS: '100, 2000,0',
       WEBHOOK_ALLOW_PRIVATE: 'true',
       DNS_RESOLVER: '127.0.0.1:5353',
+      SAFE_BROWSING_API_KEY: 'key-1',
+      SAFE_BROWSING_URL: 'http://127.0.0.1:9000/',
     });
     expect(config).toEqual({
       port: 4000,
@@ -67,6 +72,9 @@ describe('loadConfig', () => {
       webhookRetryDelaysMs: [100, 2000, 0],
       webhookAllowPrivate: true,
       dnsResolver: '127.0.0.1:5353',
+      safeBrowsingApiKey: 'key-1',
+      safeBrowsingUrl: 'http://127.0.0.1:9000',
+      threatListFile: null,
       plans: { ...DEFAULT_PLANS, pro: { ...DEFAULT_PLANS.pro, requestsPerHour: null, requestsPerMonth: null, requestsPerMinute: null, linksPerDay: null, bulkRequestsPerHour: null }, builder: expect.objectContaining({ requestsPerHour: null, webhooks: 10 }), free: expect.objectContaining({ linksPerDay: null, folders: 5 }) },
     });
   });
@@ -125,6 +133,9 @@ describe('loadConfig', () => {
     ['DNS_RESOLVER', '127.0.0.1'],
     ['DNS_RESOLVER', '127.0.0.1:99999'],
     ['DNS_RESOLVER', 'dns server:53'],
+    ['SAFE_BROWSING_URL', 'ftp://sb.example'],
+    ['THREAT_LIST_FILE', '/nonexistent/threats.txt'],
+    ['THREAT_LIST_FILE', fixture('plans-unmetered.json')],
   ])('rejects %s=%j with a ConfigError naming the variable', (name, value) => {
     let thrown: unknown;
     try {

@@ -6,8 +6,8 @@ import {
 } from './helpers/links.js';
 
 const DETAIL_KEYS = [
-  'blockedCountries', 'clicks', 'created', 'expiresAt', 'fullPath', 'id', 'isCustom', 'long', 'maxClicks', 'namespace', 'shortCode',
-  'shortUrl',
+  'blockedCountries', 'clicks', 'created', 'expiresAt', 'folderId', 'fullPath', 'id', 'isCustom', 'long', 'maxClicks', 'namespace',
+  'shortCode', 'shortUrl',
 ];
 
 /** Description A's link routes on one test app. */
@@ -108,6 +108,7 @@ describe(`Description A: listing links (${dialectName})`, () => {
       maxClicks: null,
       isCustom: false,
       blockedCountries: [],
+      folderId: null,
     });
   });
 
@@ -205,6 +206,7 @@ describe(`Description A: link details (${dialectName})`, () => {
       maxClicks: 7,
       isCustom: false,
       blockedCountries: [],
+      folderId: null,
     });
     expect(body.id.length).toBeGreaterThan(0);
   });
@@ -227,6 +229,7 @@ describe(`Description A: link details (${dialectName})`, () => {
       maxClicks: null,
       isCustom: true,
       blockedCountries: [],
+      folderId: null,
     };
     expect(res.json()).toEqual(expected);
     const byCode = await api.get(owner, created.shortCode);
@@ -348,6 +351,7 @@ describe(`Description A: updating links (${dialectName})`, () => {
       maxClicks: null,
       isCustom: false,
       blockedCountries: [],
+      folderId: null,
     });
     expect((await api.get(owner, link.shortCode)).json<LinkA>().long).toBe('https://example.com/new');
     expect((await api.visit(link.shortCode)).headers.location).toBe('https://example.com/new');

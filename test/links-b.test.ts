@@ -12,8 +12,8 @@ interface CreateShortResult {
 }
 
 const LINK_B_KEYS = [
-  'activeFrom', 'blockedCountries', 'clicks', 'created', 'expiresAt', 'fullPath', 'id', 'isCustom', 'long', 'maxClicks', 'namespace',
-  'shortCode', 'shortUrl', 'updated', 'url',
+  'activeFrom', 'blockedCountries', 'clicks', 'created', 'expiresAt', 'folderId', 'fullPath', 'id', 'isCustom', 'long', 'maxClicks',
+  'namespace', 'shortCode', 'shortUrl', 'updated', 'url',
 ];
 
 const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
@@ -144,6 +144,7 @@ describe(`Description B: POST /api/links (${dialectName})`, () => {
       activeFrom: null,
       isCustom: false,
       blockedCountries: [],
+      folderId: null,
     });
     expect(Number.isNaN(Date.parse(body.created))).toBe(false);
     expect((await api.visit(body.shortCode)).headers.location).toBe('https://example.com/b-plain');
@@ -178,6 +179,7 @@ describe(`Description B: POST /api/links (${dialectName})`, () => {
       activeFrom,
       isCustom: true,
       blockedCountries: [],
+      folderId: null,
     });
     // Not active yet: neither path redirects until activeFrom.
     expect((await api.visit(fullPath)).statusCode).toBe(404);

@@ -66,7 +66,7 @@ async function run(argv: string[]): Promise<number> {
   }
   const config = loadConfig();
   const log = pino({ level: 'warn' }, pino.destination(2)) as FastifyBaseLogger;
-  const core = await createCore(config, log);
+  const core = await createCore(config, log, { background: false });
   try {
     const result = await command(core, { ...values, file: positionals[2] });
     // Wait until the line is flushed: a pipe takes 64 KiB at once, and process.exit would drop the rest.

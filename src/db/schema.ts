@@ -71,6 +71,8 @@ export interface LinkScansTable {
   /** Comma-separated threat types; empty when none. */
   threats: Generated<string>;
   source: string | null;
+  /** The destination this verdict is for. */
+  url: string;
   scanned_at: string | null;
   attempts: Generated<number>;
 }

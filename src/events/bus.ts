@@ -13,6 +13,8 @@ export interface DomainEvents {
   /** A visitor from a country the link blocks was shown the 451 page (bots and HEAD requests are not announced). */
   'link.geo_blocked': { link: LinkSummary; country: string };
   'link.expired': { link: Link };
+  /** A link's destination was scanned; the redirect drops what it cached of the link. */
+  'link.scanned': { link: Pick<Link, 'id' | 'code' | 'namespace' | 'slug'>; status: 'safe' | 'warning' | 'unsafe' };
   /** A recorded click (bots and HEAD requests never make one). */
   'link.click': {
     linkId: string;

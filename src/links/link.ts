@@ -16,6 +16,8 @@ export interface Link {
   updatedAt: string;
   /** Countries whose visitors get a 451 page instead of the redirect; empty when none. */
   blockedCountries: string[];
+  /** The account's folder the link is filed in; null when none. */
+  folderId: string | null;
 }
 
 export const toLink = (row: LinkRow): Link => ({
@@ -32,6 +34,7 @@ export const toLink = (row: LinkRow): Link => ({
   createdAt: row.created_at,
   updatedAt: row.updated_at,
   blockedCountries: row.blocked_countries ? row.blocked_countries.split(',') : [],
+  folderId: row.folder_id,
 });
 
 /** `<prefix>/<slug>` for namespaced links, else null. */

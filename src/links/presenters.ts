@@ -48,6 +48,7 @@ export class LinkPresenter {
       maxClicks: link.maxClicks,
       isCustom: link.slug !== null,
       blockedCountries: link.blockedCountries,
+      folderId: link.folderId,
     };
   }
 

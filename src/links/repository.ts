@@ -63,16 +63,25 @@ export class LinksRepository {
       .execute();
   }
 
+  async hasFolder(accountId: string, folderId: string): Promise<boolean> {
+    const row = await this.db.selectFrom('folders').select('id').where('id', '=', folderId).where('account_id', '=', accountId).executeTakeFirst();
+    return row !== undefined;
+  }
+
   findById(id: string): Promise<LinkRow | undefined> {
     return this.db.selectFrom('links').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  /** Newest first; asks for one row more than the page so the caller knows whether more follow. */
-  listByAccount(accountId: string, limit: number, offset: number): Promise<LinkRow[]> {
+  /**
+   * Newest first; asks for one row more than the page so the caller knows whether more follow. `folderId` keeps
+   * the links of one folder, or (null) those in none; undefined keeps all.
+   */
+  listByAccount(accountId: string, limit: number, offset: number, folderId?: string | null): Promise<LinkRow[]> {
     return this.db
       .selectFrom('links')
       .selectAll()
       .where('account_id', '=', accountId)
+      .$if(folderId !== undefined, (q) => q.where('folder_id', folderId === null ? 'is' : '=', folderId!))
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
       .limit(limit)

@@ -41,6 +41,7 @@ const detailFields = {
   maxClicks: Nullable(Type.Integer()),
   isCustom: Type.Boolean({ description: 'True for a custom slug' }),
   blockedCountries: Type.Array(Type.String(), { description: 'Countries refused with a 451 page (empty: none)' }),
+  folderId: Nullable(Type.String({ description: 'The folder the link is filed in; null when none' })),
 };
 
 export const LinkDetailsA = Type.Object({ ...detailFields, shortUrl: Url('Full short URL') });
@@ -55,7 +56,10 @@ export const LinkB = Type.Object({
 });
 
 export const PaginationOut = Type.Object({ limit: Type.Integer(), offset: Type.Integer(), hasMore: Type.Boolean() });
-export const ListQuery = Pagination;
+export const ListQuery = Type.Object({
+  ...Pagination.properties,
+  folderId: Type.Optional(Type.String({ description: "Only the links in this folder of the caller's; `none`: only links in no folder" })),
+});
 
 export const ShortPathParams = Type.Object({
   shortPath: Type.String({ description: '6-character code, or the URL-encoded namespaced path prefix%2Fslug' }),

@@ -3,6 +3,7 @@ import type { Caller } from '../accounts/service.js';
 import type { Clock } from '../clock.js';
 import { errors } from '../errors.js';
 import type { EventBus } from '../events/bus.js';
+import { folderErrors } from '../folders/errors.js';
 import type { UsageService } from '../usage/service.js';
 import { LinkCreator, type BulkOptions, type BulkOutcome } from './creator.js';
 import type { CreateLinkInput } from './drafts.js';
@@ -19,6 +20,9 @@ export interface UpdateLinkInput {
   /** null or an empty list unblocks every country. */
   blockedCountries?: unknown;
 }
+
+/** The `folderId` filter value that lists the links in no folder; folder ids start with `fld_`, so it never names one. */
+export const UNFILED = 'none';
 
 export interface LinkPage {
   links: Link[];
@@ -60,9 +64,12 @@ export class LinksService {
     return toLink(row);
   }
 
-  async list(caller: Caller, page: { limit: number; offset: number }): Promise<LinkPage> {
+  /** `folderId` lists one of the caller's folders, or with `none` the links in no folder. */
+  async list(caller: Caller, page: { limit: number; offset: number; folderId?: string }): Promise<LinkPage> {
+    const folder = page.folderId === UNFILED ? null : page.folderId;
+    if (typeof folder === 'string' && !(await this.repo.hasFolder(caller.accountId, folder))) throw folderErrors.notFound();
     await this.pendingClicks.settle();
-    const rows = await this.repo.listByAccount(caller.accountId, page.limit + 1, page.offset);
+    const rows = await this.repo.listByAccount(caller.accountId, page.limit + 1, page.offset, folder);
     return {
       links: rows.slice(0, page.limit).map(toLink),
       limit: page.limit,

@@ -5,6 +5,8 @@ import { isReservedPath } from '../accounts/namespace-rules.js';
 import type { RedirectStatus } from '../config.js';
 import type { LinkKey } from '../links/repository.js';
 import { CODE_PATTERN } from '../links/rules.js';
+import { AppError } from '../errors.js';
+import { warningPage } from '../trust/pages.js';
 import { missPage } from './pages.js';
 import type { RedirectService } from './service.js';
 
@@ -17,11 +19,15 @@ const responses = (status: RedirectStatus) => ({
   404: htmlPage('Unknown link, or not active yet'),
   410: htmlPage('Expired, or the click limit was reached'),
   451: htmlPage("The link blocks visitors from the visitor's country"),
+  200: htmlPage('With a trailing +: the preview page; for a destination scanned unsafe: a warning page instead of the redirect'),
 });
 
 /** GET and HEAD /{code} and /{prefix}/{slug}. HEAD redirects too but never counts as a click. */
+/** The `+` preview page of a link, as HTML; throws the links' 404 for an unknown one. */
+export type PreviewPage = (key: LinkKey) => Promise<string>;
+
 export const redirectRoutes =
-  (redirects: RedirectService, status: RedirectStatus): FastifyPluginAsyncTypebox =>
+  (redirects: RedirectService, status: RedirectStatus, preview: PreviewPage): FastifyPluginAsyncTypebox =>
   async (app) => {
     const answer = async (request: FastifyRequest, reply: FastifyReply, key: LinkKey | null) => {
       const visitor = {
@@ -32,8 +38,21 @@ export const redirectRoutes =
       };
       const outcome = key ? await redirects.visit(key, visitor) : { kind: 'not_found' as const };
       if (outcome.kind === 'redirect') return reply.redirect(outcome.url, status);
+      if (outcome.kind === 'unsafe') return html(reply, 200, warningPage(outcome.url, outcome.threats));
       const page = missPage(outcome.kind);
-      return reply.status(page.status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(page.html);
+      return html(reply, page.status, page.html);
+    };
+    const html = (reply: FastifyReply, code: number, body: string) =>
+      reply.status(code).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(body);
+    /** `/{code}+` and `/{prefix}/{slug}+`: the preview instead of the redirect. */
+    const showPreview = async (reply: FastifyReply, key: LinkKey | null) => {
+      if (!key) return html(reply, 404, missPage('not_found').html);
+      try {
+        return html(reply, 200, await preview(key));
+      } catch (error) {
+        if (error instanceof AppError && error.status === 404) return html(reply, 404, missPage('not_found').html);
+        throw error;
+      }
     };
 
     app.get(
@@ -41,6 +60,10 @@ export const redirectRoutes =
       { childLoggerFactory, schema: { tags, summary: 'Follow a short link', params: Type.Object({ code: Type.String() }), response: responses(status) } },
       async (request, reply) => {
         const { code } = request.params;
+        if (code.endsWith('+')) {
+          const bare = code.slice(0, -1);
+          return showPreview(reply, CODE_PATTERN.test(bare) ? { code: bare } : null);
+        }
         if (isReservedPath(code)) return reply.callNotFound();
         return answer(request, reply, CODE_PATTERN.test(code) ? { code } : null);
       },
@@ -55,6 +78,7 @@ export const redirectRoutes =
       async (request, reply) => {
         const { prefix, slug } = request.params;
         if (isReservedPath(prefix)) return reply.callNotFound();
+        if (slug.endsWith('+')) return showPreview(reply, slug.length > 1 ? { namespace: prefix.toLowerCase(), slug: slug.slice(0, -1) } : null);
         return answer(request, reply, { namespace: prefix.toLowerCase(), slug });
       },
     );

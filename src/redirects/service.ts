@@ -23,7 +23,13 @@ export type RedirectOutcome =
   | { kind: 'scheduled' }
   | { kind: 'expired' }
   | { kind: 'limit_reached' }
-  | { kind: 'geo_blocked' };
+  | { kind: 'geo_blocked' }
+  | { kind: 'unsafe'; url: string; threats: string[] };
+
+/** Where the redirect learns which destinations were scanned unsafe (src/trust). */
+export interface UnsafeDestinations {
+  unsafeThreats(linkId: string, url: string): Promise<string[] | null>;
+}
 
 const MISS_TTL_MS = 2_000;
 const MISS_CAPACITY = 10_000;
@@ -35,7 +41,8 @@ const keysOf = (link: Pick<Link, 'code' | 'namespace' | 'slug'>): string[] => {
   return path ? [link.code, path] : [link.code];
 };
 
-const toCached = (link: Link, loadedAtMs: number): CachedLink => ({
+const toCached = (link: Link, loadedAtMs: number, unsafe: string[] | null): CachedLink => ({
+  unsafe,
   loadedAtMs,
   id: link.id,
   accountId: link.accountId,
@@ -69,7 +76,9 @@ export class RedirectService {
     private readonly bus: EventBus,
     private readonly clock: Clock,
     private readonly geo: GeoIp,
+    private readonly trust: UnsafeDestinations,
   ) {
+    bus.on('link.scanned', ({ link }) => this.invalidate(keysOf(link)));
     // Any change to a link drops it from the cache before the changing request answers.
     bus.on('link.updated', ({ previous, link }) => this.invalidate([...keysOf(previous), ...keysOf(link)]));
     bus.on('link.deleted', ({ link }) => this.invalidate(keysOf(link)));
@@ -98,6 +107,7 @@ export class RedirectService {
         return { kind: 'geo_blocked' };
       }
     }
+    if (link.unsafe !== null) return { kind: 'unsafe', url: link.url, threats: link.unsafe };
     if (link.maxClicks === null) {
       if (count) await this.clicks.record({ ...visitor, linkId: link.id, accountId: link.accountId, counted: false });
       return { kind: 'redirect', url: link.url };
@@ -142,13 +152,14 @@ export class RedirectService {
     const generation = this.generation;
     const row = await this.repo.find(key);
     // A change that landed while the row was read may make the row stale: answer with it, but do not keep it.
-    if (generation !== this.generation) return row ? toCached(toLink(row), nowMs) : undefined;
+    const unsafe = row ? await this.trust.unsafeThreats(row.id, row.url) : null;
+    if (generation !== this.generation) return row ? toCached(toLink(row), nowMs, unsafe) : undefined;
     if (!row) {
       if (this.misses.size >= MISS_CAPACITY) this.misses.clear();
       this.misses.set(k, nowMs + MISS_TTL_MS);
       return undefined;
     }
-    const cached = toCached(toLink(row), nowMs);
+    const cached = toCached(toLink(row), nowMs, unsafe);
     this.cache.set(cacheKey(key), cached);
     return cached;
   }

@@ -24,10 +24,12 @@ export interface LinkA {
   maxClicks: number | null;
   isCustom: boolean;
   blockedCountries: string[];
+  /** The folder the link is filed in; null when none. */
+  folderId: string | null;
 }
 
 /** What POST /api/v1/links answers (2.3): the details without id, clicks and isCustom, and `success`. */
-export interface CreatedLinkA extends Omit<LinkA, 'id' | 'clicks' | 'isCustom' | 'blockedCountries'> {
+export interface CreatedLinkA extends Omit<LinkA, 'id' | 'clicks' | 'isCustom' | 'blockedCountries' | 'folderId'> {
   success: boolean;
 }
 

@@ -26,7 +26,8 @@ export const foldersQrTrust: Migration = {
       .addColumn('updated_at', 'text', (c) => c.notNull())
       .execute();
 
-    // The trust score of a link's destination; a row without scanned_at is a scan still owed.
+    // The trust score of a link's destination, for the destination it was computed for (`url`): a link whose
+    // destination differs from its scan's is owed a new scan, and meanwhile shows none.
     await db.schema
       .createTable('link_scans')
       .addColumn('link_id', 'text', (c) => c.primaryKey())
@@ -34,8 +35,11 @@ export const foldersQrTrust: Migration = {
       .addColumn('status', 'text')
       .addColumn('threats', 'text', (c) => c.notNull().defaultTo(''))
       .addColumn('source', 'text')
+      .addColumn('url', 'text', (c) => c.notNull())
       .addColumn('scanned_at', 'text')
       .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
       .execute();
+    // The scanner's periodic look for links changed lately (by the CLI or another instance) reads this.
+    await db.schema.createIndex('links_updated_at').on('links').column('updated_at').execute();
   },
 };

@@ -1,0 +1,41 @@
+import { AppError } from '../errors.js';
+
+/** Folder name lengths: Description B allows 40 characters, A (and the MCP tools) 50. */
+export const NAME_MAX_A = 50;
+export const NAME_MAX_B = 40;
+
+const COLOR_PATTERN = /^#[0-9A-Fa-f]{6}$/;
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;
+
+/**
+ * A folder name: trimmed, then 1 to `max` characters (code points, so an emoji counts as one), no control
+ * characters (a name is shown on one line in lists).
+ */
+export function checkName(value: unknown, max: number): string {
+  if (value === undefined || value === null) throw new AppError(400, 'MISSING_NAME', 'name is required');
+  if (typeof value !== 'string') throw invalidName(max);
+  const name = value.trim();
+  const length = [...name].length;
+  if (length < 1 || length > max || CONTROL_CHARACTERS.test(name)) throw invalidName(max);
+  return name;
+}
+
+export const invalidName = (max: number) => new AppError(400, 'INVALID_NAME', `name must be 1-${max} characters on one line`);
+
+/** `#RRGGBB` in either case, kept upper case so one colour has one spelling; null means no colour. */
+export function checkColor(value: unknown): string | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'string' || !COLOR_PATTERN.test(value)) throw new AppError(400, 'INVALID_COLOR', 'color must be a hex code #RRGGBB');
+  return value.toUpperCase();
+}
+
+/** An assignment's target: a folder id, or null for none (so a client must say which it means). */
+export function checkFolderId(value: unknown): string | null {
+  if (value === undefined) throw new AppError(400, 'MISSING_FOLDER_ID', 'folderId is required: a folder id, or null for none');
+  if (value !== null && typeof value !== 'string') throw new AppError(400, 'INVALID_FOLDER_ID', 'folderId must be a folder id or null');
+  return value;
+}
+
+/** Names that differ only in case (or Unicode normalisation) are the same folder to a person. */
+export const sameName = (a: string, b: string): boolean => a.normalize('NFC').toLowerCase() === b.normalize('NFC').toLowerCase();

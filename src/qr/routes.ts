@@ -1,0 +1,146 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type, type Static } from '@sinclair/typebox';
+import type { FastifyReply } from 'fastify';
+import { callerOf } from '../http/access.js';
+import { DateTime, errorResponses, Nullable } from '../http/schemas.js';
+import type { LinkKey } from '../links/repository.js';
+import { CODE_PATTERN } from '../links/rules.js';
+import { DEFAULT_OPTIONS, ERROR_CORRECTION_LEVELS, HEX_COLOR_PATTERN, MAX_MARGIN, MAX_SIZE, MIN_MARGIN, MIN_SIZE } from './rules.js';
+import type { QrService } from './service.js';
+
+// The schemas carry the same limits as the service's rules, for the OpenAPI document and so a bad query fails
+// before any database work; the codes come out the same either way (INVALID_SIZE, INVALID_COLOR, ...).
+// No `default` keywords: Ajv would fill them in, and an absent parameter must stay absent for the settings to apply.
+const Size = Type.Integer({ minimum: MIN_SIZE, maximum: MAX_SIZE, description: `Pixels, width and height (default ${DEFAULT_OPTIONS.size})` });
+const Color = (what: string, fallback: string) => Type.String({ pattern: HEX_COLOR_PATTERN, description: `${what}: 6 hex digits without '#' (default ${fallback})` });
+const Margin = Type.Integer({
+  minimum: MIN_MARGIN,
+  maximum: MAX_MARGIN,
+  description: `Quiet zone in modules, at least (default ${DEFAULT_OPTIONS.margin}); pixels left over so that every module is whole widen it`,
+});
+const Level = (description: string) => Type.Union(ERROR_CORRECTION_LEVELS.map((l) => Type.Literal(l)), { description });
+
+const ImageQuery = Type.Object({
+  size: Type.Optional(Size),
+  color: Type.Optional(Color('Modules', DEFAULT_OPTIONS.color)),
+  bgColor: Type.Optional(Color('Background', DEFAULT_OPTIONS.bgColor)),
+  margin: Type.Optional(Margin),
+  ecc: Type.Optional(Level(`Error correction level (default ${DEFAULT_OPTIONS.errorCorrection})`)),
+});
+
+const QrSettings = Type.Object({
+  color: Type.String(),
+  bgColor: Type.String(),
+  size: Type.Integer(),
+  errorCorrection: Level('Error correction level'),
+  margin: Type.Integer(),
+  updatedAt: Nullable(DateTime('Null until the settings are first saved')),
+});
+
+const SettingsBody = Type.Object(
+  {
+    color: Type.Optional(Color('Modules', DEFAULT_OPTIONS.color)),
+    bgColor: Type.Optional(Color('Background', DEFAULT_OPTIONS.bgColor)),
+    size: Type.Optional(Size),
+    errorCorrection: Type.Optional(Level('Error correction level')),
+    margin: Type.Optional(Margin),
+  },
+  { minProperties: 1 },
+);
+
+const imageResponses = {
+  200: {
+    description: 'The QR code of the short URL, exactly size x size pixels',
+    headers: {
+      ETag: { type: 'string', description: 'Strong; changes with the encoded URL and every drawing parameter' },
+      'Cache-Control': { type: 'string', description: 'public, max-age=3600' },
+    },
+    content: { 'image/png': { schema: { type: 'string', format: 'binary' } } },
+  },
+  304: { description: 'Not modified: If-None-Match names the current ETag', type: 'null' },
+  ...errorResponses(400, 404),
+};
+
+const CACHE_CONTROL = 'public, max-age=3600';
+
+/** If-None-Match uses the weak comparison (RFC 9110 13.1.2): `W/"x"` matches `"x"`, and `*` matches anything. */
+const notModified = (header: string | undefined, etag: string): boolean =>
+  header !== undefined && header.split(',').some((tag) => ['*', etag].includes(tag.trim().replace(/^W\//, '')));
+
+/**
+ * GET /api/qr/{shortCode} and /api/qr/{prefix}/{slug} (no key), and the QR settings of the caller's account under
+ * A's /api/v1/qr-settings and B's /api/user/qr-settings.
+ */
+export const qrRoutes =
+  (qr: QrService): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    const config = { surface: 'A', access: { auth: 'none' } } as const;
+    const tags = ['qr'];
+    const answer = async (key: LinkKey, query: Static<typeof ImageQuery>, ifNoneMatch: string | undefined, reply: FastifyReply) => {
+      const image = await qr.image(key, query);
+      reply.header('etag', image.etag).header('cache-control', CACHE_CONTROL);
+      if (notModified(ifNoneMatch, image.etag)) return reply.status(304).send();
+      return reply.type('image/png').send(image.png);
+    };
+
+    app.get(
+      '/api/qr/:shortCode',
+      {
+        config,
+        schema: {
+          tags,
+          summary: 'QR code PNG of a short link',
+          params: Type.Object({ shortCode: Type.String({ pattern: CODE_PATTERN.source }) }),
+          querystring: ImageQuery,
+          response: imageResponses,
+        },
+      },
+      async (request, reply) => answer({ code: request.params.shortCode }, request.query, request.headers['if-none-match'], reply),
+    );
+
+    app.get(
+      '/api/qr/:prefix/:slug',
+      {
+        config,
+        schema: {
+          tags,
+          summary: 'QR code PNG of a namespaced short link',
+          params: Type.Object({ prefix: Type.String(), slug: Type.String() }),
+          querystring: ImageQuery,
+          response: imageResponses,
+        },
+      },
+      async (request, reply) => {
+        const { prefix, slug } = request.params;
+        return answer({ namespace: prefix.toLowerCase(), slug }, request.query, request.headers['if-none-match'], reply);
+      },
+    );
+
+    for (const { base, surface } of [
+      { base: '/api/v1/qr-settings', surface: 'A' },
+      { base: '/api/user/qr-settings', surface: 'B' },
+    ] as const) {
+      const settingsConfig = { surface, access: { auth: 'required' } } as const;
+      const settingsTags = [`qr settings (${surface})`];
+
+      app.get(
+        base,
+        { config: settingsConfig, schema: { tags: settingsTags, summary: "The account's QR defaults (the built-in ones until saved)", response: { 200: QrSettings } } },
+        async (request) => qr.settings(callerOf(request)),
+      );
+
+      app.patch(
+        base,
+        {
+          config: settingsConfig,
+          schema: {
+            tags: settingsTags,
+            summary: "Change the account's QR defaults; fields not given keep their value",
+            body: SettingsBody,
+            response: { 200: QrSettings, ...errorResponses(400) },
+          },
+        },
+        async (request) => qr.updateSettings(callerOf(request), request.body),
+      );
+    }
+  };

@@ -1,0 +1,156 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from '../clock.js';
+import { errors } from '../errors.js';
+import type { EventBus } from '../events/bus.js';
+import { toLink, type Link } from '../links/link.js';
+import type { LinkKey, LinksRepository } from '../links/repository.js';
+import { parseShortPath } from '../links/rules.js';
+import type { ScanRow, ScanTarget, TrustRepository } from './repository.js';
+import type { Scanner } from './scanner.js';
+import type { TrustStatus } from './verdict.js';
+
+/** Spec 2.10's trust score of a link. */
+export interface TrustScore {
+  short: string;
+  destination: string;
+  trustScore: number | null;
+  trustStatus: TrustStatus | null;
+  threats: string[];
+  scannedAt: string | null;
+  source: string | null;
+  createdAt: number;
+}
+
+const CONCURRENCY = 4;
+/** How often a running server looks for links changed elsewhere, and how far back it looks. */
+const SWEEP_MS = 5_000;
+const RECENT_MS = 3_600_000;
+
+/** A verdict for an earlier destination says nothing about the current one: shown as not scanned yet. */
+export const scoreOf = (link: Link, found: ScanRow | undefined): TrustScore => {
+  const scan = found?.url === link.url ? found : undefined;
+  return {
+  short: link.code,
+  destination: link.url,
+  trustScore: scan?.score == null ? null : Number(scan.score),
+  trustStatus: (scan?.status as TrustStatus | null | undefined) ?? null,
+  threats: scan?.threats ? scan.threats.split(',') : [],
+  scannedAt: scan?.scanned_at ?? null,
+  source: scan?.source ?? null,
+  createdAt: Date.parse(link.createdAt),
+  };
+};
+
+/**
+ * Scans every new or re-pointed link after it is saved, off the request path, a few at a time. The work owed
+ * is whatever the database says is unscanned, so links a crash left unscanned are picked up at the next start.
+ */
+export class TrustService {
+  private readonly queue: ScanTarget[] = [];
+  private readonly queued = new Set<string>();
+  private active = 0;
+  private idle: (() => void)[] = [];
+  private closed = false;
+  private sweeper: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly repo: TrustRepository,
+    private readonly links: LinksRepository,
+    private readonly scanner: Scanner,
+    private readonly bus: EventBus,
+    private readonly clock: Clock,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  listen(): void {
+    this.bus.on('link.created', ({ link }) => this.enqueue(link));
+    this.bus.on('link.updated', ({ link, previous }) => {
+      if (link.url !== previous.url) this.enqueue(link);
+    });
+    this.bus.on('link.deleted', ({ link }) => void this.repo.delete(link.id).catch((err: unknown) => this.log.error({ err }, 'could not drop a trust score')));
+  }
+
+  /**
+   * Scans what is owed now (everything a crash left), then every SWEEP_MS among links changed in the last hour:
+   * links made by another process (the CLI's imports) or another instance that has not got to them.
+   */
+  async start(): Promise<void> {
+    await this.sweep(null);
+    const recent = () => new Date(this.clock.now().getTime() - RECENT_MS).toISOString();
+    this.sweeper = setInterval(() => void this.sweep(recent()).catch((err: unknown) => this.log.error({ err }, 'could not look for unscanned links')), SWEEP_MS);
+    this.sweeper.unref();
+  }
+
+  private async sweep(since: string | null): Promise<void> {
+    for (const link of await this.repo.owed(1_000, since)) this.enqueue(link);
+  }
+
+  async score(shortCode: string): Promise<TrustScore> {
+    return (await this.preview(parseShortPath(shortCode))).score;
+  }
+
+  /** The link and its trust score, for the `+` preview page. */
+  async preview(key: LinkKey): Promise<{ link: Link; score: TrustScore }> {
+    const row = await this.links.find(key);
+    if (!row) throw errors.linkNotFound();
+    const link = toLink(row);
+    // Like its statistics, a scheduled link's destination is not public until it goes live.
+    if (link.activeFrom !== null && Date.parse(link.activeFrom) > this.clock.now().getTime()) throw errors.linkNotFound();
+    return { link, score: scoreOf(link, await this.repo.find(row.id)) };
+  }
+
+  /** The threats of a destination scanned unsafe, for the redirect's warning page; null when it may redirect. */
+  async unsafeThreats(linkId: string, url: string): Promise<string[] | null> {
+    const scan = await this.repo.find(linkId);
+    if (scan?.status !== 'unsafe' || scan.url !== url) return null;
+    return scan.threats ? scan.threats.split(',') : [];
+  }
+
+  /** Resolves once every queued scan has finished (tests, shutdown). */
+  settle(): Promise<void> {
+    if (this.active === 0 && this.queue.length === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idle.push(resolve));
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.sweeper) clearInterval(this.sweeper);
+    this.queue.length = 0;
+    await this.settle();
+  }
+
+  private enqueue(link: ScanTarget): void {
+    const key = `${link.id} ${link.url}`;
+    if (this.closed || this.queued.has(key)) return;
+    this.queued.add(key);
+    this.queue.push({ id: link.id, url: link.url, code: link.code, namespace: link.namespace, slug: link.slug });
+    this.pump();
+  }
+
+  private pump(): void {
+    while (this.active < CONCURRENCY && this.queue.length > 0) {
+      const next = this.queue.shift()!;
+      this.active += 1;
+      void this.scanOne(next).finally(() => {
+        this.active -= 1;
+        this.queued.delete(`${next.id} ${next.url}`);
+        this.pump();
+        if (this.active === 0 && this.queue.length === 0) for (const resolve of this.idle.splice(0)) resolve();
+      });
+    }
+  }
+
+  private async scanOne(link: ScanTarget): Promise<void> {
+    try {
+      const verdict = await this.scanner.scan(link.url);
+      // The destination may have changed (or the link gone) while the scan ran; that change queued its own scan.
+      const current = await this.links.findById(link.id);
+      if (!current || current.url !== link.url) return;
+      await this.repo.save(link.id, link.url, verdict, this.clock.now().toISOString());
+      this.bus.emit('link.scanned', { link: { id: link.id, code: link.code, namespace: link.namespace, slug: link.slug }, status: verdict.status });
+    } catch (error) {
+      // Left unscanned in the database: the next start tries again.
+      this.log.error({ err: error, link: link.id }, 'could not scan a link');
+    }
+  }
+}
