@@ -17,6 +17,7 @@ import { folderRoutes } from './folders/routes.js';
 import type { LinkKey } from './links/repository.js';
 import { previewPage } from './trust/pages.js';
 import { linkScanRoutes } from './trust/routes.js';
+import { domainRoutes } from './domains/routes.js';
 import { webhookRoutes } from './webhooks/routes.js';
 import { qrRoutes } from './qr/routes.js';
 
@@ -69,7 +70,9 @@ export async function buildApp(config: Config, options: CoreOptions = {}): Promi
     return previewPage(score, core.present.shortUrl(link), `/api/qr/${link.code}?size=240`);
   };
   await app.register(linkScanRoutes(core.trust));
-  await app.register(redirectRoutes(core.redirects, config.redirectStatus, preview));
+  await app.register(domainRoutes(core.domains));
+  const hosts = { ownHosts: new Set([new URL(config.baseUrl).hostname]), activeDomain: (host: string) => core.domains.activeDomain(host) };
+  await app.register(redirectRoutes(core.redirects, config.redirectStatus, preview, hosts));
   await app.ready();
   return { app, core };
 }

@@ -29,6 +29,8 @@ export interface Config {
   safeBrowsingUrl: string | null;
   /** An operator's threat list, added to the built-in one. */
   threatListFile: string | null;
+  /** The hostname custom domains point their CNAME record at (BASE_URL's host unless set). */
+  cnameTarget: string;
 }
 
 /** A setting that cannot be used; start stops with this message, which names the variable. */
@@ -127,6 +129,16 @@ function threatListFile(env: Env): string | null {
   return path.resolve(file);
 }
 
+function cnameTarget(env: Env, baseUrl: string): string {
+  const raw = env.CNAME_TARGET;
+  if (raw === undefined || raw === '') return new URL(baseUrl).hostname;
+  const host = raw.trim().toLowerCase().replace(/\.$/, '');
+  if (!/^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/.test(host)) {
+    throw new ConfigError('CNAME_TARGET', `expected a hostname such as custom.snip.example, got "${raw}"`);
+  }
+  return host;
+}
+
 function dnsResolver(env: Env): string | null {
   const raw = env.DNS_RESOLVER;
   if (raw === undefined || raw === '') return null;
@@ -143,10 +155,11 @@ export function loadConfig(env: Env = process.env): Config {
   if (!REDIRECT_STATUSES.includes(redirectStatus)) {
     throw new ConfigError('REDIRECT_STATUS', `one of ${REDIRECT_STATUSES.join(', ')}`);
   }
+  const baseUrl = httpUrl('BASE_URL', env.BASE_URL || `http://localhost:${port}`);
   return {
     port,
     host: env.HOST || '0.0.0.0',
-    baseUrl: httpUrl('BASE_URL', env.BASE_URL || `http://localhost:${port}`),
+    baseUrl,
     dataDir: path.resolve(env.DATA_DIR || './data'),
     databaseUrl: databaseUrl(env),
     trustProxy: boolean(env, 'TRUST_PROXY', false),
@@ -161,5 +174,6 @@ export function loadConfig(env: Env = process.env): Config {
     safeBrowsingApiKey: env.SAFE_BROWSING_API_KEY || null,
     safeBrowsingUrl: env.SAFE_BROWSING_URL ? httpUrl('SAFE_BROWSING_URL', env.SAFE_BROWSING_URL) : null,
     threatListFile: threatListFile(env),
+    cnameTarget: cnameTarget(env, baseUrl),
   };
 }

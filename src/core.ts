@@ -32,6 +32,8 @@ import { TrustRepository } from './trust/repository.js';
 import { SafeBrowsingClient } from './trust/safe-browsing.js';
 import { Scanner } from './trust/scanner.js';
 import { TrustService } from './trust/service.js';
+import { DomainsRepository } from './domains/repository.js';
+import { DomainsService } from './domains/service.js';
 import { WebhookService } from './webhooks/service.js';
 import { QrSettingsRepository } from './qr/repository.js';
 import { QrService } from './qr/service.js';
@@ -59,6 +61,7 @@ export interface Core {
   qr: QrService;
   folders: FoldersService;
   trust: TrustService;
+  domains: DomainsService;
   expiry: ExpirySweeper;
   present: LinkPresenter;
   close(): Promise<void>;
@@ -90,8 +93,10 @@ export async function createCore(config: Config, log: FastifyBaseLogger, options
     await clicksRepo.secret('visitor-hash-secret', newSecret),
   );
   const present = new LinkPresenter(config.baseUrl);
+  const dns = createDns(config.dnsResolver);
+  const domains = new DomainsService(new DomainsRepository(database.db), config.plans, dns, clock, bus, new Set([...ownHostnames, config.cnameTarget]), config.cnameTarget);
   const webhooksRepo = new WebhooksRepository(database.db, database.dialect);
-  const sender = new WebhookSender(createDns(config.dnsResolver), config.webhookAllowPrivate);
+  const sender = new WebhookSender(dns, config.webhookAllowPrivate);
   const dispatcher = new WebhookDispatcher(webhooksRepo, sender, clock, config.webhookRetryDelaysMs, log);
   const webhooks = new WebhookService(webhooksRepo, linksRepo, config.plans, clock, sender, dispatcher, (l) => present.shortUrl(l), config.webhookAllowPrivate, log);
   // Listening before recovery, so the clicks a crash left behind are announced too.
@@ -115,7 +120,7 @@ export async function createCore(config: Config, log: FastifyBaseLogger, options
     database,
     bus,
     accounts: new AccountsService(new AccountsRepository(database.db), clock, config.plans),
-    links: new LinksService(linksRepo, bus, clock, ownHostnames, clicks, usage, config.plans),
+    links: new LinksService(linksRepo, bus, clock, ownHostnames, clicks, usage, config.plans, domains),
     redirects: new RedirectService(linksRepo, clicks, bus, clock, geo, trust),
     clicks,
     usage,
@@ -124,6 +129,7 @@ export async function createCore(config: Config, log: FastifyBaseLogger, options
     folders: new FoldersService(new FoldersRepository(database.db, database.dialect), linksRepo, config.plans, clock),
     webhooks,
     trust,
+    domains,
     qr: new QrService(new QrSettingsRepository(database.db), linksRepo, present, clock),
     present,
     async close() {

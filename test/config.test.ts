@@ -27,6 +27,7 @@ describe('loadConfig', () => {
       safeBrowsingApiKey: null,
       safeBrowsingUrl: null,
       threatListFile: null,
+      cnameTarget: 'localhost',
     });
     expect(path.isAbsolute(config.dataDir)).toBe(true);
   });
@@ -57,6 +58,7 @@ describe('loadConfig', () => {
       DNS_RESOLVER: '127.0.0.1:5353',
       SAFE_BROWSING_API_KEY: 'key-1',
       SAFE_BROWSING_URL: 'http://127.0.0.1:9000/',
+      CNAME_TARGET: 'Custom.Sho.rt.',
     });
     expect(config).toEqual({
       port: 4000,
@@ -75,6 +77,7 @@ describe('loadConfig', () => {
       safeBrowsingApiKey: 'key-1',
       safeBrowsingUrl: 'http://127.0.0.1:9000',
       threatListFile: null,
+      cnameTarget: 'custom.sho.rt',
       plans: { ...DEFAULT_PLANS, pro: { ...DEFAULT_PLANS.pro, requestsPerHour: null, requestsPerMonth: null, requestsPerMinute: null, linksPerDay: null, bulkRequestsPerHour: null }, builder: expect.objectContaining({ requestsPerHour: null, webhooks: 10 }), free: expect.objectContaining({ linksPerDay: null, folders: 5 }) },
     });
   });
@@ -134,6 +137,8 @@ describe('loadConfig', () => {
     ['DNS_RESOLVER', '127.0.0.1:99999'],
     ['DNS_RESOLVER', 'dns server:53'],
     ['SAFE_BROWSING_URL', 'ftp://sb.example'],
+    ['CNAME_TARGET', 'not a host'],
+    ['CNAME_TARGET', 'https://custom.sho.rt'],
     ['THREAT_LIST_FILE', '/nonexistent/threats.txt'],
     ['THREAT_LIST_FILE', fixture('plans-unmetered.json')],
   ])('rejects %s=%j with a ConfigError naming the variable', (name, value) => {

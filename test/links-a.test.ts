@@ -6,7 +6,7 @@ import {
 } from './helpers/links.js';
 
 const DETAIL_KEYS = [
-  'blockedCountries', 'clicks', 'created', 'expiresAt', 'folderId', 'fullPath', 'id', 'isCustom', 'long', 'maxClicks', 'namespace',
+  'blockedCountries', 'clicks', 'created', 'domain', 'expiresAt', 'folderId', 'fullPath', 'id', 'isCustom', 'long', 'maxClicks', 'namespace',
   'shortCode', 'shortUrl',
 ];
 
@@ -109,6 +109,7 @@ describe(`Description A: listing links (${dialectName})`, () => {
       isCustom: false,
       blockedCountries: [],
       folderId: null,
+      domain: null,
     });
   });
 
@@ -207,6 +208,7 @@ describe(`Description A: link details (${dialectName})`, () => {
       isCustom: false,
       blockedCountries: [],
       folderId: null,
+      domain: null,
     });
     expect(body.id.length).toBeGreaterThan(0);
   });
@@ -230,6 +232,7 @@ describe(`Description A: link details (${dialectName})`, () => {
       isCustom: true,
       blockedCountries: [],
       folderId: null,
+      domain: null,
     };
     expect(res.json()).toEqual(expected);
     const byCode = await api.get(owner, created.shortCode);
@@ -352,6 +355,7 @@ describe(`Description A: updating links (${dialectName})`, () => {
       isCustom: false,
       blockedCountries: [],
       folderId: null,
+      domain: null,
     });
     expect((await api.get(owner, link.shortCode)).json<LinkA>().long).toBe('https://example.com/new');
     expect((await api.visit(link.shortCode)).headers.location).toBe('https://example.com/new');

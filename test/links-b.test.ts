@@ -12,7 +12,7 @@ interface CreateShortResult {
 }
 
 const LINK_B_KEYS = [
-  'activeFrom', 'blockedCountries', 'clicks', 'created', 'expiresAt', 'folderId', 'fullPath', 'id', 'isCustom', 'long', 'maxClicks',
+  'activeFrom', 'blockedCountries', 'clicks', 'created', 'domain', 'expiresAt', 'folderId', 'fullPath', 'id', 'isCustom', 'long', 'maxClicks',
   'namespace', 'shortCode', 'shortUrl', 'updated', 'url',
 ];
 
@@ -145,6 +145,7 @@ describe(`Description B: POST /api/links (${dialectName})`, () => {
       isCustom: false,
       blockedCountries: [],
       folderId: null,
+      domain: null,
     });
     expect(Number.isNaN(Date.parse(body.created))).toBe(false);
     expect((await api.visit(body.shortCode)).headers.location).toBe('https://example.com/b-plain');
@@ -180,6 +181,7 @@ describe(`Description B: POST /api/links (${dialectName})`, () => {
       isCustom: true,
       blockedCountries: [],
       folderId: null,
+      domain: null,
     });
     // Not active yet: neither path redirects until activeFrom.
     expect((await api.visit(fullPath)).statusCode).toBe(404);

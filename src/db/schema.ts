@@ -42,6 +42,21 @@ export interface LinksTable {
   expiry_notified: Generated<number>;
   blocked_countries: string | null;
   folder_id: string | null;
+  domain: string | null;
+}
+
+export type DomainStatus = 'pending_txt' | 'verified' | 'active';
+
+export interface DomainsTable {
+  hostname: string;
+  account_id: string;
+  status: DomainStatus;
+  verification_token: string;
+  is_default: number;
+  not_found_page: string | null;
+  created_at: string;
+  verified_at: string | null;
+  activated_at: string | null;
 }
 
 export interface FoldersTable {
@@ -181,4 +196,5 @@ export interface Database {
   folders: FoldersTable;
   qr_settings: QrSettingsTable;
   link_scans: LinkScansTable;
+  domains: DomainsTable;
 }

@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { Link } from '../links/link.js';
 
 /** What the redirect knows of a link when it announces something. */
-export type LinkSummary = Pick<Link, 'id' | 'accountId' | 'code' | 'namespace' | 'slug' | 'url'>;
+export type LinkSummary = Pick<Link, 'id' | 'accountId' | 'code' | 'namespace' | 'slug' | 'url' | 'domain'>;
 
 /** The domain events of spec section 6 that the link lifecycle emits. */
 export interface DomainEvents {
@@ -15,6 +15,8 @@ export interface DomainEvents {
   'link.expired': { link: Link };
   /** A link's destination was scanned; the redirect drops what it cached of the link. */
   'link.scanned': { link: Pick<Link, 'id' | 'code' | 'namespace' | 'slug'>; status: 'safe' | 'warning' | 'unsafe' };
+  /** A custom domain was removed; its links now use the default host. */
+  'domain.deleted': { hostname: string };
   /** A recorded click (bots and HEAD requests never make one). */
   'link.click': {
     linkId: string;

@@ -13,6 +13,12 @@ import type { LinkRow, LinksRepository } from './repository.js';
 
 const CODE_ATTEMPTS = 8;
 
+/** Which custom domain a new link's short URL uses (src/domains). */
+export interface LinkDomains {
+  /** The requested domain when it is the account's active one (else an error), or the account's default. */
+  domainFor(accountId: string, requested: unknown): Promise<string | null>;
+}
+
 export interface BulkOptions {
   /** The most items one request may carry on this surface (A 100, B 1,000, MCP 50). */
   maxItems: number;
@@ -48,11 +54,13 @@ export class LinkCreator {
     private readonly clock: Clock,
     private readonly ownHostnames: ReadonlySet<string>,
     private readonly plans: Plans,
+    private readonly domains: LinkDomains,
   ) {}
 
   async createOne(caller: Caller, input: CreateLinkInput): Promise<Link> {
     const now = this.clock.now();
     const draft = draftLink(caller, input, now, this.ownHostnames, this.plans);
+    draft.domain = await this.domains.domainFor(caller.accountId, input.domain);
     if (draft.namespace && draft.slug && (await this.repo.find({ namespace: draft.namespace, slug: draft.slug }))) {
       throw errors.slugTaken();
     }
@@ -77,6 +85,7 @@ export class LinkCreator {
       throw new AppError(400, 'TOO_MANY_URLS', `At most ${options.maxItems} links per request`);
     }
     const now = this.clock.now();
+    const domain = await this.domains.domainFor(caller.accountId, undefined);
     const outcomes: BulkOutcome[] = [];
     const pending: { index: number; url: string; draft: LinkDraft; importKey: string | null }[] = [];
     const existing = await this.repo.byImportKeys(caller.accountId, options.importKeys ?? []);
@@ -87,7 +96,7 @@ export class LinkCreator {
       const already = importKey ? existing.get(importKey) : undefined;
       if (already) return outcomes.push({ index, url, link: toLink(already), existing: true });
       try {
-        const draft = draftLink(caller, bulkItemInput(raw), now, this.ownHostnames, this.plans);
+        const draft = { ...draftLink(caller, bulkItemInput(raw), now, this.ownHostnames, this.plans), domain };
         if (draft.slug && slugsSeen.has(draft.slug)) throw errors.slugTaken();
         if (draft.slug) slugsSeen.add(draft.slug);
         pending.push({ index, url, draft, importKey });
@@ -154,6 +163,7 @@ export class LinkCreator {
       expiry_notified: 0,
       blocked_countries: draft.blockedCountries?.join(',') ?? null,
       folder_id: null,
+      domain: draft.domain,
     };
   }
 

@@ -11,6 +11,8 @@ export interface CreateLinkInput {
   maxClicks?: number;
   activeFrom?: string;
   blockedCountries?: unknown;
+  /** An active custom domain of the caller's for the short URL; absent: the account's default domain. */
+  domain?: unknown;
 }
 
 /** A link that passed every rule and waits for its id and code. */
@@ -23,6 +25,8 @@ export interface LinkDraft {
   expiresAt: string | null;
   activeFrom: string | null;
   blockedCountries: string[] | null;
+  /** Set by the creator, which knows the caller's domains. */
+  domain: string | null;
 }
 
 /** Applies the rules of a new link (spec 2.1) for the caller; throws the first rule broken. */
@@ -53,6 +57,7 @@ export function draftLink(
     maxClicks,
     ...schedule,
     blockedCountries: input.blockedCountries === undefined ? null : checkBlockedCountries(input.blockedCountries),
+    domain: null,
   };
 }
 

@@ -16,6 +16,8 @@ export interface Link {
   updatedAt: string;
   /** Countries whose visitors get a 451 page instead of the redirect; empty when none. */
   blockedCountries: string[];
+  /** The custom domain of the short URL; null for the default host. */
+  domain: string | null;
   /** The account's folder the link is filed in; null when none. */
   folderId: string | null;
 }
@@ -34,6 +36,7 @@ export const toLink = (row: LinkRow): Link => ({
   createdAt: row.created_at,
   updatedAt: row.updated_at,
   blockedCountries: row.blocked_countries ? row.blocked_countries.split(',') : [],
+  domain: row.domain,
   folderId: row.folder_id,
 });
 

@@ -2,9 +2,9 @@ import type { Static } from '@sinclair/typebox';
 import { fullPathOf, type Link } from './link.js';
 import type { CreatedLinkA, LinkB, LinkDetailsA } from './schemas.js';
 
-type ShortPathParts = Pick<Link, 'code' | 'namespace' | 'slug'>;
+type ShortPathParts = Pick<Link, 'code' | 'namespace' | 'slug'> & { domain?: string | null };
 
-/** Turns links into each description's shapes; the short URL is always built from BASE_URL. */
+/** Turns links into each description's shapes; the short URL is on the link's custom domain or BASE_URL. */
 export class LinkPresenter {
   constructor(private readonly baseUrl: string) {}
 
@@ -17,7 +17,9 @@ export class LinkPresenter {
   }
 
   shortUrl(link: ShortPathParts): string {
-    return `${this.baseUrl}/${this.slugOf(link)}`;
+    // A custom domain is served with BASE_URL's scheme: TLS is the operator's proxy's either way.
+    const origin = link.domain ? `${new URL(this.baseUrl).protocol}//${link.domain}` : this.baseUrl;
+    return `${origin}/${this.slugOf(link)}`;
   }
 
   createdA(link: Link): Static<typeof CreatedLinkA> {
@@ -49,6 +51,7 @@ export class LinkPresenter {
       isCustom: link.slug !== null,
       blockedCountries: link.blockedCountries,
       folderId: link.folderId,
+      domain: link.domain,
     };
   }
 

@@ -15,6 +15,7 @@ export const CreateLinkBodyA = Type.Object({
   maxClicks: Type.Optional(Type.Integer({ minimum: 1, description: 'Clicks before the link stops redirecting' })),
   activeFrom: Type.Optional(DateTime('Time at which the link becomes active')),
   blockedCountries: Type.Optional(BlockedCountries),
+  domain: Type.Optional(Type.String({ description: "One of the caller's active custom domains; default: the account's default domain" })),
 });
 
 export const CreatedLinkA = Type.Object({
@@ -42,6 +43,7 @@ const detailFields = {
   isCustom: Type.Boolean({ description: 'True for a custom slug' }),
   blockedCountries: Type.Array(Type.String(), { description: 'Countries refused with a 451 page (empty: none)' }),
   folderId: Nullable(Type.String({ description: 'The folder the link is filed in; null when none' })),
+  domain: Nullable(Type.String({ description: 'The custom domain of the short URL; null for the default host' })),
 };
 
 export const LinkDetailsA = Type.Object({ ...detailFields, shortUrl: Url('Full short URL') });
@@ -80,6 +82,7 @@ export const CreateLinkBodyB = Type.Object({
   maxClicks: CreateLinkBodyA.properties.maxClicks,
   activeFrom: CreateLinkBodyA.properties.activeFrom,
   blockedCountries: CreateLinkBodyA.properties.blockedCountries,
+  domain: CreateLinkBodyA.properties.domain,
 });
 
 export const UpdateLinkBody = Type.Object(

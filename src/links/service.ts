@@ -5,7 +5,7 @@ import { errors } from '../errors.js';
 import type { EventBus } from '../events/bus.js';
 import { folderErrors } from '../folders/errors.js';
 import type { UsageService } from '../usage/service.js';
-import { LinkCreator, type BulkOptions, type BulkOutcome } from './creator.js';
+import { LinkCreator, type BulkOptions, type BulkOutcome, type LinkDomains } from './creator.js';
 import type { CreateLinkInput } from './drafts.js';
 import { toLink, type Link } from './link.js';
 import type { LinkPatch, LinksRepository } from './repository.js';
@@ -41,8 +41,9 @@ export class LinksService {
     private readonly pendingClicks: { settle(): Promise<void> },
     usage: UsageService,
     plans: Plans,
+    domains: LinkDomains,
   ) {
-    this.creator = new LinkCreator(repo, bus, usage, clock, ownHostnames, plans);
+    this.creator = new LinkCreator(repo, bus, usage, clock, ownHostnames, plans, domains);
   }
 
   private readonly creator: LinkCreator;

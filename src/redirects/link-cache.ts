@@ -11,6 +11,8 @@ export interface CachedLink {
   activeFromMs: number | null;
   /** Countries refused with a 451 page; null when the link blocks nobody (the usual case: no GeoIP lookup). */
   blockedCountries: ReadonlySet<string> | null;
+  /** The custom domain the link is served on (as well as the default host); null for the default host only. */
+  domain: string | null;
   /** Threats of a destination scanned unsafe (visitors get a warning page); null when it may redirect. */
   unsafe: string[] | null;
   /** Set once a capped link is seen at its cap, so later visits skip the database. */

@@ -8,6 +8,7 @@ import { CODE_PATTERN } from '../links/rules.js';
 import { AppError } from '../errors.js';
 import { warningPage } from '../trust/pages.js';
 import { missPage } from './pages.js';
+import type { ActiveDomain } from '../domains/service.js';
 import type { RedirectService } from './service.js';
 
 const tags = ['redirect'];
@@ -26,18 +27,32 @@ const responses = (status: RedirectStatus) => ({
 /** The `+` preview page of a link, as HTML; throws the links' 404 for an unknown one. */
 export type PreviewPage = (key: LinkKey) => Promise<string>;
 
+/** Which active custom domain a request's host is, if any (src/domains), and Snip's own hosts, which are none. */
+export interface CustomHosts {
+  ownHosts: ReadonlySet<string>;
+  activeDomain(host: string): ActiveDomain | null | Promise<ActiveDomain | null>;
+}
+
 export const redirectRoutes =
-  (redirects: RedirectService, status: RedirectStatus, preview: PreviewPage): FastifyPluginAsyncTypebox =>
+  (redirects: RedirectService, status: RedirectStatus, preview: PreviewPage, hosts: CustomHosts): FastifyPluginAsyncTypebox =>
   async (app) => {
     const answer = async (request: FastifyRequest, reply: FastifyReply, key: LinkKey | null) => {
+      // Snip's own host (the common case) costs a set lookup; any other host may be a custom domain.
+      const host = request.hostname.toLowerCase();
+      const found = hosts.ownHosts.has(host) ? null : hosts.activeDomain(host);
+      const domain = found instanceof Promise ? await found : found;
       const visitor = {
         counts: request.method === 'GET',
         ip: request.ip,
         userAgent: request.headers['user-agent'] ?? '',
         referer: request.headers.referer,
       };
-      const outcome = key ? await redirects.visit(key, visitor) : { kind: 'not_found' as const };
+      const outcome = key ? await redirects.visit(key, visitor, domain?.hostname ?? null) : { kind: 'not_found' as const };
       if (outcome.kind === 'redirect') return reply.redirect(outcome.url, status);
+      if (outcome.kind === 'not_found' && domain?.notFoundPage) {
+        const page = domain.notFoundPage;
+        return page.type === 'redirect' ? reply.redirect(page.redirectUrl, 302) : html(reply, 404, page.html);
+      }
       if (outcome.kind === 'unsafe') return html(reply, 200, warningPage(outcome.url, outcome.threats));
       const page = missPage(outcome.kind);
       return html(reply, page.status, page.html);

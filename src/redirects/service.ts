@@ -43,6 +43,7 @@ const keysOf = (link: Pick<Link, 'code' | 'namespace' | 'slug'>): string[] => {
 
 const toCached = (link: Link, loadedAtMs: number, unsafe: string[] | null): CachedLink => ({
   unsafe,
+  domain: link.domain,
   loadedAtMs,
   id: link.id,
   accountId: link.accountId,
@@ -57,7 +58,7 @@ const toCached = (link: Link, loadedAtMs: number, unsafe: string[] | null): Cach
   blockedCountries: link.blockedCountries.length > 0 ? new Set(link.blockedCountries) : null,
 });
 
-const summaryOf = ({ id, accountId, code, namespace, slug, url }: CachedLink) => ({ id, accountId, code, namespace, slug, url });
+const summaryOf = ({ id, accountId, code, namespace, slug, url, domain }: CachedLink) => ({ id, accountId, code, namespace, slug, url, domain });
 
 /** The hot path: one cached lookup, one click count, one answer. */
 export class RedirectService {
@@ -79,6 +80,8 @@ export class RedirectService {
     private readonly trust: UnsafeDestinations,
   ) {
     bus.on('link.scanned', ({ link }) => this.invalidate(keysOf(link)));
+    // Rare, and it moves many links back to the default host at once: start afresh.
+    bus.on('domain.deleted', () => this.invalidateAll());
     // Any change to a link drops it from the cache before the changing request answers.
     bus.on('link.updated', ({ previous, link }) => this.invalidate([...keysOf(previous), ...keysOf(link)]));
     bus.on('link.deleted', ({ link }) => this.invalidate(keysOf(link)));
@@ -92,11 +95,12 @@ export class RedirectService {
    * Resolves a visit. HEAD requests (`counts` false) and bots are redirected but not counted: they neither
    * use up a click cap nor make a click record.
    */
-  async visit(key: LinkKey, visitor: Visitor): Promise<RedirectOutcome> {
+  /** `customDomain`: the active custom domain the request came to, which serves only its own links. */
+  async visit(key: LinkKey, visitor: Visitor, customDomain: string | null = null): Promise<RedirectOutcome> {
     const count = visitor.counts && !isBot(visitor.userAgent);
     const now = this.clock.now().getTime();
     const link = this.cache.get(cacheKey(key), now) ?? (await this.load(key, now));
-    if (!link) return { kind: 'not_found' };
+    if (!link || (customDomain !== null && link.domain !== customDomain)) return { kind: 'not_found' };
     if (link.activeFromMs !== null && now < link.activeFromMs) return { kind: 'scheduled' };
     if (link.expiresAtMs !== null && now >= link.expiresAtMs) return { kind: 'expired' };
     if (link.blockedCountries !== null) {
@@ -138,6 +142,11 @@ export class RedirectService {
       this.bus.emit('link.limit_reached', { link: summaryOf(link) });
     }
     return { kind: 'redirect', url: link.url };
+  }
+
+  private invalidateAll(): void {
+    this.generation += 1;
+    this.cache.clear();
   }
 
   private invalidate(keys: string[]): void {

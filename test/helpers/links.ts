@@ -26,10 +26,11 @@ export interface LinkA {
   blockedCountries: string[];
   /** The folder the link is filed in; null when none. */
   folderId: string | null;
+  domain: string | null;
 }
 
 /** What POST /api/v1/links answers (2.3): the details without id, clicks and isCustom, and `success`. */
-export interface CreatedLinkA extends Omit<LinkA, 'id' | 'clicks' | 'isCustom' | 'blockedCountries' | 'folderId'> {
+export interface CreatedLinkA extends Omit<LinkA, 'id' | 'clicks' | 'isCustom' | 'blockedCountries' | 'folderId' | 'domain'> {
   success: boolean;
 }
 

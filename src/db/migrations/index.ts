@@ -5,6 +5,7 @@ import { linkImportKeys } from './0003-link-import-keys.js';
 import { clicks } from './0004-clicks.js';
 import { webhooks } from './0005-webhooks.js';
 import { foldersQrTrust } from './0006-folders-qr-trust.js';
+import { domains } from './0007-domains.js';
 
 /** One ordered migration set for SQLite and PostgreSQL alike; names sort in the order they apply. */
 export const migrations: Record<string, Migration> = {
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   '0004-clicks': clicks,
   '0005-webhooks': webhooks,
   '0006-folders-qr-trust': foldersQrTrust,
+  '0007-domains': domains,
 };

@@ -1,0 +1,38 @@
+import sanitizeHtml from 'sanitize-html';
+import { AppError } from '../errors.js';
+import { checkDestination } from '../links/rules.js';
+
+export type NotFoundPage = { type: 'redirect'; redirectUrl: string } | { type: 'html'; html: string };
+
+export const MAX_HTML = 10_000;
+
+/**
+ * A domain's own 404 page may style itself but never run script: scripts, event handlers and javascript: URLs
+ * are removed by a maintained sanitiser; inline styles and <style> stay (CSS cannot run script in browsers).
+ */
+const sanitize = (html: string): string =>
+  sanitizeHtml(html, {
+    allowedTags: [...sanitizeHtml.defaults.allowedTags, 'img', 'style', 'title', 'center', 'font'],
+    allowedAttributes: { ...sanitizeHtml.defaults.allowedAttributes, '*': ['style', 'class', 'id', 'align'], img: ['src', 'alt', 'width', 'height'] },
+    allowedSchemes: ['http', 'https', 'mailto'],
+    allowVulnerableTags: true,
+  });
+
+const invalid = (why: string) => new AppError(400, 'INVALID_NOT_FOUND_PAGE', `notFoundPage ${why}`);
+
+/** `null` clears it; otherwise a redirect to an http(s) URL, or HTML of at most 10,000 characters (sanitised). */
+export function checkNotFoundPage(raw: unknown, ownHostnames: ReadonlySet<string>): NotFoundPage | null {
+  if (raw === null) return null;
+  if (typeof raw !== 'object' || Array.isArray(raw)) throw invalid('must be an object with a type of redirect or html, or null');
+  const page = raw as Record<string, unknown>;
+  if (page.type === 'redirect') {
+    if (page.redirectUrl === undefined) throw new AppError(400, 'MISSING_REDIRECT_URL', 'notFoundPage.redirectUrl is required for type redirect');
+    return { type: 'redirect', redirectUrl: checkDestination(page.redirectUrl, ownHostnames) };
+  }
+  if (page.type === 'html') {
+    if (typeof page.html !== 'string') throw new AppError(400, 'MISSING_HTML', 'notFoundPage.html is required for type html');
+    if (page.html.length > MAX_HTML) throw new AppError(400, 'HTML_TOO_LONG', `notFoundPage.html is limited to ${MAX_HTML.toLocaleString('en')} characters`);
+    return { type: 'html', html: sanitize(page.html) };
+  }
+  throw invalid('type must be redirect or html');
+}

@@ -1,0 +1,114 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { callerOf } from '../http/access.js';
+import { DateTime, errorResponses, Nullable } from '../http/schemas.js';
+import type { DomainsService } from './service.js';
+
+const Status = Type.Unsafe<'pending_txt' | 'verified' | 'active'>({ type: 'string', enum: ['pending_txt', 'verified', 'active'] });
+const NotFoundPage = Nullable(
+  Type.Object({
+    type: Type.String({ enum: ['redirect', 'html'] }),
+    redirectUrl: Type.Optional(Type.String()),
+    html: Type.Optional(Type.String({ description: 'At most 10,000 characters; scripts are stripped' })),
+  }),
+);
+const DomainItem = Type.Object({
+  domain: Type.String(),
+  status: Status,
+  sslStatus: Type.String({ description: 'pending until the domain is active, then active' }),
+  createdAt: DateTime(),
+  linkCount: Type.Integer(),
+  isDefault: Type.Boolean({ description: 'New links use this domain' }),
+  notFoundPage: NotFoundPage,
+});
+const DnsRecord = <T extends string>(type: T) => Type.Object({ name: Type.String(), type: Type.Literal(type), value: Type.String() });
+const Params = Type.Object({ domain: Type.String() });
+
+const tags = ['domains (B)'];
+// Spec 4.2: Pro and above, with B's own code for "upgrade needed".
+const config = { surface: 'B', access: { auth: 'required', minTier: 'pro', tierCode: 'TIER_UPGRADE_REQUIRED' } } as const;
+
+/** Description B's custom domains: /api/user/domains and the public availability check. */
+export const domainRoutes =
+  (domains: DomainsService): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    app.get('/api/user/domains', { config, schema: { tags, summary: "The caller's custom domains", response: { 200: Type.Object({ domains: Type.Array(DomainItem), monthlyPrice: Type.Number() }) } } }, async (request) =>
+      domains.list(callerOf(request)),
+    );
+
+    app.post(
+      '/api/user/domains',
+      {
+        config,
+        schema: {
+          tags,
+          summary: 'Add a domain; answers the DNS records to create',
+          body: Type.Object({ domain: Type.String({ description: 'Hostname, e.g. links.example.com' }) }),
+          response: {
+            201: Type.Object({ domain: Type.String(), status: Status, verificationToken: Type.String(), txtRecord: DnsRecord('TXT'), cnameRecord: DnsRecord('CNAME') }),
+            ...errorResponses(400, 403, 409),
+          },
+        },
+      },
+      async (request, reply) => reply.status(201).send(await domains.add(callerOf(request), request.body.domain)),
+    );
+
+    app.get(
+      '/api/user/domains/:domain/verify',
+      {
+        config,
+        schema: { tags, summary: 'Look up the TXT record and verify the domain', params: Params, response: { 200: Type.Object({ verified: Type.Boolean(), status: Status, hint: Type.String() }), ...errorResponses(404) } },
+      },
+      async (request) => domains.verify(callerOf(request), request.params.domain),
+    );
+
+    app.post(
+      '/api/user/domains/:domain/activate',
+      {
+        config,
+        schema: {
+          tags,
+          summary: 'Activate a verified domain',
+          params: Params,
+          response: {
+            200: Type.Object({ success: Type.Boolean(), domain: Type.String(), status: Status, billing: Type.Object({ free: Type.Boolean() }) }),
+            ...errorResponses(400, 404),
+          },
+        },
+      },
+      async (request) => domains.activate(callerOf(request), request.params.domain),
+    );
+
+    app.patch(
+      '/api/user/domains/:domain',
+      {
+        config,
+        schema: {
+          tags,
+          summary: 'Make the default domain, or set the page unknown paths show',
+          params: Params,
+          body: Type.Object({ setDefault: Type.Optional(Type.Boolean()), notFoundPage: Type.Optional(NotFoundPage) }, { minProperties: 1 }),
+          response: { 200: DomainItem, ...errorResponses(400, 404) },
+        },
+      },
+      async (request) => domains.update(callerOf(request), request.params.domain, request.body),
+    );
+
+    app.delete(
+      '/api/user/domains/:domain',
+      { config, schema: { tags, summary: 'Remove a domain; its links fall back to the default host', params: Params, response: { 200: Type.Object({ success: Type.Boolean() }), ...errorResponses(404) } } },
+      async (request) => {
+        await domains.delete(callerOf(request), request.params.domain);
+        return { success: true };
+      },
+    );
+
+    app.get(
+      '/api/domains/check/:hostname',
+      {
+        config: { surface: 'B', access: { auth: 'none' } },
+        schema: { tags, summary: 'Whether a domain can be added', params: Type.Object({ hostname: Type.String() }), response: { 200: Type.Object({ hostname: Type.String(), available: Type.Boolean() }), ...errorResponses(400) } },
+      },
+      async (request) => domains.check(request.params.hostname),
+    );
+  };

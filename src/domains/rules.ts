@@ -1,0 +1,29 @@
+import ipaddr from 'ipaddr.js';
+import { AppError } from '../errors.js';
+
+const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
+const TLD = /^(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/;
+/** Special-use names (RFC 6761, RFC 6762, RFC 8375 ...) that can never be a public custom domain. */
+const RESERVED_SUFFIXES = ['localhost', 'local', 'internal', 'invalid', 'arpa', 'home.arpa', 'lan', 'onion'];
+
+export const invalidDomain = (why: string) => new AppError(400, 'INVALID_DOMAIN', `Invalid domain: ${why}`);
+const reserved = (why: string) => new AppError(400, 'RESERVED_DOMAIN', `This domain is reserved: ${why}`);
+
+/** A hostname as typed (any case, trailing dot) in its one stored spelling, or INVALID_DOMAIN / RESERVED_DOMAIN. */
+export function checkDomain(raw: unknown, ownHosts: ReadonlySet<string>): string {
+  if (raw === undefined || raw === null || raw === '') throw new AppError(400, 'MISSING_DOMAIN', 'domain is required');
+  if (typeof raw !== 'string') throw invalidDomain('a hostname such as links.example.com is expected');
+  const host = raw.trim().toLowerCase().replace(/\.$/, '');
+  const bare = host.replace(/^\[|\]$/g, '');
+  if (ipaddr.isValid(bare)) throw reserved('IP addresses cannot be custom domains');
+  if (host.length > 253) throw invalidDomain('at most 253 characters');
+  const labels = host.split('.');
+  if (labels.length < 2 || !labels.every((l) => LABEL.test(l)) || !TLD.test(labels.at(-1)!)) {
+    throw invalidDomain(`"${raw}" is not a hostname such as links.example.com`);
+  }
+  for (const own of ownHosts) {
+    if (host === own || host.endsWith(`.${own}`)) throw reserved(`${own} is this service's own host`);
+  }
+  if (RESERVED_SUFFIXES.some((s) => host === s || host.endsWith(`.${s}`))) throw reserved('special-use names cannot be custom domains');
+  return host;
+}

@@ -1,0 +1,212 @@
+import { randomBytes } from 'node:crypto';
+import type { Plans } from '../accounts/plans.js';
+import type { Caller } from '../accounts/service.js';
+import type { Clock } from '../clock.js';
+import { AppError } from '../errors.js';
+import type { EventBus } from '../events/bus.js';
+import type { Dns } from '../net/dns.js';
+import { checkNotFoundPage, type NotFoundPage } from './not-found-page.js';
+import type { DomainRow, DomainsRepository } from './repository.js';
+import { checkDomain } from './rules.js';
+
+export interface DomainItem {
+  domain: string;
+  status: DomainRow['status'];
+  sslStatus: 'pending' | 'active';
+  createdAt: string;
+  linkCount: number;
+  isDefault: boolean;
+  notFoundPage: NotFoundPage | null;
+}
+
+export interface AddedDomain {
+  domain: string;
+  status: DomainRow['status'];
+  verificationToken: string;
+  txtRecord: { name: string; type: 'TXT'; value: string };
+  cnameRecord: { name: string; type: 'CNAME'; value: string };
+}
+
+/** What a request on a custom host needs: whose domain it is and what its unknown paths show. */
+export interface ActiveDomain {
+  hostname: string;
+  accountId: string;
+  notFoundPage: NotFoundPage | null;
+}
+
+const notFound = () => new AppError(404, 'DOMAIN_NOT_FOUND', 'Domain not found');
+const txtName = (domain: string) => `_snip-verify.${domain}`;
+const txtValue = (token: string) => `snip-verify=${token}`;
+const ACTIVE_CACHE_MS = 10_000;
+
+const pageOf = (row: DomainRow): NotFoundPage | null => (row.not_found_page ? (JSON.parse(row.not_found_page) as NotFoundPage) : null);
+
+const itemOf = (row: DomainRow, linkCount: number): DomainItem => ({
+  domain: row.hostname,
+  status: row.status,
+  sslStatus: row.status === 'active' ? 'active' : 'pending',
+  createdAt: row.created_at,
+  linkCount,
+  isDefault: Number(row.is_default) === 1,
+  notFoundPage: pageOf(row),
+});
+
+/**
+ * Custom domains and the state machine of spec 3.1: added (pending_txt) -> TXT record found (verified) ->
+ * activated (active). DNS is asked through the Dns port, so DNS_RESOLVER can point it anywhere.
+ */
+export class DomainsService {
+  /** Active custom domains by host, for the redirect; changes through this instance clear it at once. */
+  private readonly active = new Map<string, { domain: ActiveDomain | null; until: number }>();
+
+  constructor(
+    private readonly repo: DomainsRepository,
+    private readonly plans: Plans,
+    private readonly dns: Dns,
+    private readonly clock: Clock,
+    private readonly bus: EventBus,
+    /** Snip's own hosts (BASE_URL's and the CNAME target): never a custom domain. */
+    private readonly ownHosts: ReadonlySet<string>,
+    private readonly cnameTarget: string,
+  ) {}
+
+  async list(caller: Caller): Promise<{ domains: DomainItem[]; monthlyPrice: number }> {
+    const rows = await this.repo.list(caller.accountId);
+    return { domains: rows.map((r) => itemOf(r, Number(r.link_count))), monthlyPrice: 0 };
+  }
+
+  async add(caller: Caller, raw: unknown): Promise<AddedDomain> {
+    const domain = checkDomain(raw, this.ownHosts);
+    const existing = await this.repo.find(domain);
+    if (existing) {
+      if (existing.account_id === caller.accountId) throw new AppError(409, 'DOMAIN_EXISTS', 'You have already added this domain');
+      throw new AppError(409, 'DOMAIN_TAKEN', 'This domain is registered to another account');
+    }
+    const limit = this.plans[caller.tier].domains;
+    if (limit !== null && (await this.repo.count(caller.accountId)) >= limit) {
+      throw new AppError(403, 'DOMAIN_LIMIT_REACHED', `Your plan allows ${limit} custom domain${limit === 1 ? '' : 's'}; upgrade for more`);
+    }
+    const token = randomBytes(16).toString('hex');
+    try {
+      await this.repo.insert({
+        hostname: domain,
+        account_id: caller.accountId,
+        status: 'pending_txt',
+        verification_token: token,
+        is_default: 0,
+        not_found_page: null,
+        created_at: this.clock.now().toISOString(),
+        verified_at: null,
+        activated_at: null,
+      });
+    } catch (error) {
+      if (await this.repo.find(domain)) throw new AppError(409, 'DOMAIN_TAKEN', 'This domain is registered to another account');
+      throw error;
+    }
+    return {
+      domain,
+      status: 'pending_txt',
+      verificationToken: token,
+      txtRecord: { name: txtName(domain), type: 'TXT', value: txtValue(token) },
+      cnameRecord: { name: domain, type: 'CNAME', value: this.cnameTarget },
+    };
+  }
+
+  async verify(caller: Caller, raw: string): Promise<{ verified: boolean; status: DomainRow['status']; hint: string }> {
+    const row = await this.owned(caller, raw);
+    if (row.status !== 'pending_txt') return { verified: true, status: row.status, hint: 'The domain is verified.' };
+    const name = txtName(row.hostname);
+    const expected = txtValue(row.verification_token);
+    const records = await this.dns.txt(name).catch(() => null);
+    if (records?.includes(expected)) {
+      await this.repo.update(row.hostname, { status: 'verified', verified_at: this.clock.now().toISOString() });
+      return { verified: true, status: 'verified', hint: 'TXT record found. Activate the domain to start using it.' };
+    }
+    const seen = records === null ? 'The DNS lookup failed; try again shortly. ' : records.length > 0 ? `Found ${records.map((r) => `"${r}"`).join(', ')} instead. ` : '';
+    return {
+      verified: false,
+      status: 'pending_txt',
+      hint: `No TXT record ${name} with the value ${expected} was found. ${seen}DNS changes can take up to 48 hours to propagate.`,
+    };
+  }
+
+  async activate(caller: Caller, raw: string): Promise<{ success: true; domain: string; status: 'active'; billing: { free: boolean } }> {
+    const row = await this.owned(caller, raw);
+    if (row.status === 'pending_txt') throw new AppError(400, 'DOMAIN_NOT_VERIFIED', 'Verify the TXT record before activating the domain');
+    if (row.status === 'verified') await this.repo.update(row.hostname, { status: 'active', activated_at: this.clock.now().toISOString() });
+    this.forget(row.hostname);
+    return { success: true, domain: row.hostname, status: 'active', billing: { free: true } };
+  }
+
+  async update(caller: Caller, raw: string, input: { setDefault?: unknown; notFoundPage?: unknown }): Promise<DomainItem> {
+    const row = await this.owned(caller, raw);
+    if (input.setDefault !== undefined && typeof input.setDefault !== 'boolean') throw new AppError(400, 'INVALID_SET_DEFAULT', 'setDefault must be true or false');
+    if (input.setDefault === true && row.status !== 'active') throw new AppError(400, 'DOMAIN_NOT_ACTIVE', 'Only an active domain can be the default');
+    if (input.notFoundPage !== undefined) {
+      const page = checkNotFoundPage(input.notFoundPage, new Set([...this.ownHosts, row.hostname]));
+      await this.repo.update(row.hostname, { not_found_page: page === null ? null : JSON.stringify(page) });
+    }
+    if (input.setDefault === true) await this.repo.setDefault(caller.accountId, row.hostname);
+    if (input.setDefault === false && Number(row.is_default) === 1) await this.repo.setDefault(caller.accountId, null);
+    this.forget(row.hostname);
+    return (await this.list(caller)).domains.find((d) => d.domain === row.hostname)!;
+  }
+
+  async delete(caller: Caller, raw: string): Promise<void> {
+    const row = await this.owned(caller, raw);
+    await this.repo.delete(row.hostname);
+    this.forget(row.hostname);
+    this.bus.emit('domain.deleted', { hostname: row.hostname });
+  }
+
+  /** Availability for anyone: a valid, unreserved name nobody has added. */
+  async check(raw: string): Promise<{ hostname: string; available: boolean }> {
+    let domain: string;
+    try {
+      domain = checkDomain(raw, this.ownHosts);
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'RESERVED_DOMAIN') return { hostname: raw.toLowerCase(), available: false };
+      throw error;
+    }
+    return { hostname: domain, available: !(await this.repo.find(domain)) };
+  }
+
+  /** For link creation: the requested domain if it is the account's and active, else the account's default. */
+  async domainFor(accountId: string, requested: unknown): Promise<string | null> {
+    if (requested === undefined || requested === null) return this.repo.defaultOf(accountId);
+    if (typeof requested !== 'string') throw new AppError(400, 'INVALID_DOMAIN', 'domain must be a hostname');
+    const row = await this.repo.find(requested.trim().toLowerCase().replace(/\.$/, ''));
+    if (!row || row.account_id !== accountId) throw notFound();
+    if (row.status !== 'active') throw new AppError(400, 'DOMAIN_NOT_ACTIVE', 'Activate the domain before creating links on it');
+    return row.hostname;
+  }
+
+  /**
+   * The active custom domain a request's Host names, or null (Snip's own host, or anything else). Answered
+   * without a promise when known, since every redirect on a host other than BASE_URL's asks.
+   */
+  activeDomain(host: string): ActiveDomain | null | Promise<ActiveDomain | null> {
+    const now = Date.now();
+    const cached = this.active.get(host);
+    if (cached && cached.until > now) return cached.domain;
+    return this.loadActive(host, now);
+  }
+
+  private async loadActive(host: string, now: number): Promise<ActiveDomain | null> {
+    const row = this.ownHosts.has(host) ? undefined : await this.repo.find(host);
+    const domain = row?.status === 'active' ? { hostname: row.hostname, accountId: row.account_id, notFoundPage: pageOf(row) } : null;
+    if (this.active.size > 10_000) this.active.clear();
+    this.active.set(host, { domain, until: now + ACTIVE_CACHE_MS });
+    return domain;
+  }
+
+  private forget(hostname: string): void {
+    this.active.delete(hostname);
+  }
+
+  private async owned(caller: Caller, raw: string): Promise<DomainRow> {
+    const row = await this.repo.find(raw.trim().toLowerCase().replace(/\.$/, ''));
+    if (!row || row.account_id !== caller.accountId) throw notFound();
+    return row;
+  }
+}
