@@ -179,6 +179,37 @@ export interface WebhookDeliveriesTable {
   finished_at: string | null;
 }
 
+export interface LinkTagsTable {
+  link_id: string;
+  account_id: string;
+  tag: string;
+  tag_key: string;
+  created_at: string;
+}
+
+export interface UtmTemplatesTable {
+  id: string;
+  account_id: string;
+  name: string;
+  name_key: string;
+  utm_source: string | null;
+  utm_medium: string | null;
+  utm_campaign: string | null;
+  utm_term: string | null;
+  utm_content: string | null;
+  created_at: string;
+}
+
+export interface SavedViewsTable {
+  id: string;
+  account_id: string;
+  name: string;
+  name_key: string;
+  filters: string;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -197,4 +228,7 @@ export interface Database {
   qr_settings: QrSettingsTable;
   link_scans: LinkScansTable;
   domains: DomainsTable;
+  link_tags: LinkTagsTable;
+  utm_templates: UtmTemplatesTable;
+  saved_views: SavedViewsTable;
 }
