@@ -16,10 +16,16 @@ import { redirectRoutes } from './redirects/routes.js';
 import { folderRoutes } from './folders/routes.js';
 import type { LinkKey } from './links/repository.js';
 import { previewPage } from './trust/pages.js';
+import { errors } from './errors.js';
 import { linkScanRoutes } from './trust/routes.js';
 import { domainRoutes } from './domains/routes.js';
+import { mcpRoutes } from './mcp/routes.js';
 import { webhookRoutes } from './webhooks/routes.js';
 import { qrRoutes } from './qr/routes.js';
+import { tagRoutes } from './tags/routes.js';
+import { utmTemplateRoutes } from './utm/routes.js';
+import { savedViewRoutes } from './views/routes.js';
+import { exportRoutes } from './exports/routes.js';
 
 const acceptAnyUriFormat = <T extends { addFormat(name: string, format: true): T }>(ajv: T): T => ajv.addFormat('uri', true);
 
@@ -65,12 +71,19 @@ export async function buildApp(config: Config, options: CoreOptions = {}): Promi
   await app.register(webhookRoutes(core.webhooks));
   await app.register(qrRoutes(core.qr));
   await app.register(folderRoutes(core.folders));
-  const preview = async (key: LinkKey) => {
+  await app.register(tagRoutes(core.tags));
+  await app.register(utmTemplateRoutes(core.utmTemplates));
+  await app.register(savedViewRoutes(core.savedViews));
+  await app.register(exportRoutes(core.exports));
+  const preview = async (key: LinkKey, customDomain: string | null) => {
     const { link, score } = await core.trust.preview(key);
+    // A custom domain previews only its own links, as it redirects only its own.
+    if (customDomain !== null && link.domain !== customDomain) throw errors.linkNotFound();
     return previewPage(score, core.present.shortUrl(link), `/api/qr/${link.code}?size=240`);
   };
   await app.register(linkScanRoutes(core.trust));
   await app.register(domainRoutes(core.domains));
+  await app.register(mcpRoutes(core));
   const hosts = { ownHosts: new Set([new URL(config.baseUrl).hostname]), activeDomain: (host: string) => core.domains.activeDomain(host) };
   await app.register(redirectRoutes(core.redirects, config.redirectStatus, preview, hosts));
   await app.ready();

@@ -37,6 +37,14 @@ import { DomainsService } from './domains/service.js';
 import { WebhookService } from './webhooks/service.js';
 import { QrSettingsRepository } from './qr/repository.js';
 import { QrService } from './qr/service.js';
+import { TagsRepository } from './tags/repository.js';
+import { TagsService } from './tags/service.js';
+import { UtmTemplatesRepository } from './utm/repository.js';
+import { UtmTemplatesService } from './utm/service.js';
+import { SavedViewsRepository } from './views/repository.js';
+import { SavedViewsService } from './views/service.js';
+import { ExportsRepository } from './exports/repository.js';
+import { ExportsService } from './exports/service.js';
 
 export interface CoreOptions {
   clock?: Clock;
@@ -62,6 +70,10 @@ export interface Core {
   folders: FoldersService;
   trust: TrustService;
   domains: DomainsService;
+  tags: TagsService;
+  utmTemplates: UtmTemplatesService;
+  savedViews: SavedViewsService;
+  exports: ExportsService;
   expiry: ExpirySweeper;
   present: LinkPresenter;
   close(): Promise<void>;
@@ -94,7 +106,7 @@ export async function createCore(config: Config, log: FastifyBaseLogger, options
   );
   const present = new LinkPresenter(config.baseUrl);
   const dns = createDns(config.dnsResolver);
-  const domains = new DomainsService(new DomainsRepository(database.db), config.plans, dns, clock, bus, new Set([...ownHostnames, config.cnameTarget]), config.cnameTarget);
+  const domains = new DomainsService(new DomainsRepository(database.db, database.dialect), config.plans, dns, clock, bus, new Set([...ownHostnames, config.cnameTarget]), config.cnameTarget);
   const webhooksRepo = new WebhooksRepository(database.db, database.dialect);
   const sender = new WebhookSender(dns, config.webhookAllowPrivate);
   const dispatcher = new WebhookDispatcher(webhooksRepo, sender, clock, config.webhookRetryDelaysMs, log);
@@ -115,21 +127,29 @@ export async function createCore(config: Config, log: FastifyBaseLogger, options
     dispatcher.start();
   }
   if (recovered > 0) log.info({ recovered }, 'recovered clicks from an interrupted run');
+  const tags = new TagsService(new TagsRepository(database.db, database.dialect), linksRepo, clock);
+  const utmTemplates = new UtmTemplatesService(new UtmTemplatesRepository(database.db), clock);
+  const savedViews = new SavedViewsService(new SavedViewsRepository(database.db), linksRepo, clock);
+  const analytics = new AnalyticsService(new AnalyticsRepository(database.db), linksRepo, config.plans, clock, clicks);
   return {
     config,
     database,
     bus,
     accounts: new AccountsService(new AccountsRepository(database.db), clock, config.plans),
-    links: new LinksService(linksRepo, bus, clock, ownHostnames, clicks, usage, config.plans, domains),
+    links: new LinksService(linksRepo, bus, clock, ownHostnames, clicks, usage, config.plans, domains, { tags, views: savedViews, utmTemplates }),
     redirects: new RedirectService(linksRepo, clicks, bus, clock, geo, trust),
     clicks,
     usage,
     expiry,
-    analytics: new AnalyticsService(new AnalyticsRepository(database.db), linksRepo, config.plans, clock, clicks),
+    analytics,
+    exports: new ExportsService(new ExportsRepository(database.db), analytics, present, clicks, clock),
     folders: new FoldersService(new FoldersRepository(database.db, database.dialect), linksRepo, config.plans, clock),
     webhooks,
     trust,
     domains,
+    tags,
+    utmTemplates,
+    savedViews,
     qr: new QrService(new QrSettingsRepository(database.db), linksRepo, present, clock),
     present,
     async close() {

@@ -7,7 +7,7 @@ import {
 
 const DETAIL_KEYS = [
   'blockedCountries', 'clicks', 'created', 'domain', 'expiresAt', 'folderId', 'fullPath', 'id', 'isCustom', 'long', 'maxClicks', 'namespace',
-  'shortCode', 'shortUrl',
+  'shortCode', 'shortUrl', 'tags',
 ];
 
 /** Description A's link routes on one test app. */
@@ -110,6 +110,7 @@ describe(`Description A: listing links (${dialectName})`, () => {
       blockedCountries: [],
       folderId: null,
       domain: null,
+      tags: [],
     });
   });
 
@@ -209,6 +210,7 @@ describe(`Description A: link details (${dialectName})`, () => {
       blockedCountries: [],
       folderId: null,
       domain: null,
+      tags: [],
     });
     expect(body.id.length).toBeGreaterThan(0);
   });
@@ -233,6 +235,7 @@ describe(`Description A: link details (${dialectName})`, () => {
       blockedCountries: [],
       folderId: null,
       domain: null,
+      tags: [],
     };
     expect(res.json()).toEqual(expected);
     const byCode = await api.get(owner, created.shortCode);
@@ -356,6 +359,7 @@ describe(`Description A: updating links (${dialectName})`, () => {
       blockedCountries: [],
       folderId: null,
       domain: null,
+      tags: [],
     });
     expect((await api.get(owner, link.shortCode)).json<LinkA>().long).toBe('https://example.com/new');
     expect((await api.visit(link.shortCode)).headers.location).toBe('https://example.com/new');

@@ -13,7 +13,7 @@ interface CreateShortResult {
 
 const LINK_B_KEYS = [
   'activeFrom', 'blockedCountries', 'clicks', 'created', 'domain', 'expiresAt', 'folderId', 'fullPath', 'id', 'isCustom', 'long', 'maxClicks',
-  'namespace', 'shortCode', 'shortUrl', 'updated', 'url',
+  'namespace', 'shortCode', 'shortUrl', 'tags', 'updated', 'url',
 ];
 
 const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
@@ -146,6 +146,7 @@ describe(`Description B: POST /api/links (${dialectName})`, () => {
       blockedCountries: [],
       folderId: null,
       domain: null,
+      tags: [],
     });
     expect(Number.isNaN(Date.parse(body.created))).toBe(false);
     expect((await api.visit(body.shortCode)).headers.location).toBe('https://example.com/b-plain');
@@ -182,6 +183,7 @@ describe(`Description B: POST /api/links (${dialectName})`, () => {
       blockedCountries: [],
       folderId: null,
       domain: null,
+      tags: [],
     });
     // Not active yet: neither path redirects until activeFrom.
     expect((await api.visit(fullPath)).statusCode).toBe(404);

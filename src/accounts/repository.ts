@@ -90,4 +90,46 @@ export class AccountsRepository {
       return true;
     });
   }
+
+  /** The prefixes the account holds, oldest first, with how many links use each. */
+  async namespacesOf(accountId: string): Promise<{ prefix: string; created_at: string; links: number }[]> {
+    const rows = await this.db
+      .selectFrom('namespaces')
+      .leftJoin('links', 'links.namespace', 'namespaces.prefix')
+      .select(['namespaces.prefix', 'namespaces.created_at'])
+      .select((eb) => eb.fn.count<number | string>('links.id').as('links'))
+      .where('namespaces.account_id', '=', accountId)
+      .groupBy(['namespaces.prefix', 'namespaces.created_at'])
+      .orderBy('namespaces.created_at', 'asc')
+      .orderBy('namespaces.prefix', 'asc')
+      .execute();
+    return rows.map((r) => ({ prefix: r.prefix, created_at: r.created_at, links: Number(r.links) }));
+  }
+
+  /** How many links (of any account) live under `prefix`. */
+  async namespaceLinkCount(prefix: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('links')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('namespace', '=', prefix)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /**
+   * Gives up the account's `prefix`, so anyone may claim it again: one statement that deletes it only while it is
+   * the account's, is not the account's current namespace and no link uses it. False when it deleted nothing.
+   */
+  async releaseNamespace(accountId: string, prefix: string): Promise<boolean> {
+    const result = await this.db
+      .deleteFrom('namespaces')
+      .where('prefix', '=', prefix)
+      .where('account_id', '=', accountId)
+      .where(({ not, exists, selectFrom }) =>
+        not(exists(selectFrom('accounts').select('accounts.id').where('accounts.id', '=', accountId).where('accounts.namespace', '=', prefix))),
+      )
+      .where(({ not, exists, selectFrom }) => not(exists(selectFrom('links').select('links.id').where('links.namespace', '=', prefix))))
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
 }

@@ -37,6 +37,13 @@ const KeyInfo = Type.Object({
   createdAt: DateTime(),
 });
 
+const NamespaceInfo = Type.Object({
+  namespace: Type.String(),
+  current: Type.Boolean({ description: 'True for the prefix new custom-slug links get' }),
+  linkCount: Type.Integer({ description: 'Links under this prefix; only a prefix without links can be released' }),
+  createdAt: DateTime(),
+});
+
 const tags = ['account (B)'];
 // Every plan may manage its own account and keys; the API proper needs Pro (see docs/decisions.md).
 const config = { surface: 'B', access: { auth: 'required', minTier: 'any' } } as const;
@@ -61,6 +68,36 @@ export const accountRoutesB =
         },
       },
       async (request) => accounts.claimNamespace(callerOf(request).accountId, request.body.namespace),
+    );
+
+    app.get(
+      '/api/user/namespaces',
+      {
+        config: { surface: 'B', access: { auth: 'required' } },
+        schema: {
+          tags,
+          summary: 'The namespaces the caller holds, which one is current, and how many links use each',
+          response: { 200: Type.Object({ current: Nullable(Type.String()), namespaces: Type.Array(NamespaceInfo, { description: 'Oldest first' }) }) },
+        },
+      },
+      async (request) => {
+        const namespaces = await accounts.namespaces(callerOf(request).accountId);
+        return { current: namespaces.find((n) => n.current)?.namespace ?? null, namespaces };
+      },
+    );
+
+    app.delete(
+      '/api/user/namespaces/:namespace',
+      {
+        config: { surface: 'B', access: { auth: 'required' } },
+        schema: {
+          tags,
+          summary: 'Release a namespace (not the current one, and only without links) so anyone may claim it again',
+          params: Type.Object({ namespace: Type.String() }),
+          response: { 200: Type.Object({ success: Type.Boolean(), namespace: Type.String() }), ...errorResponses(400, 404, 409) },
+        },
+      },
+      async (request) => ({ success: true, ...(await accounts.releaseNamespace(callerOf(request).accountId, request.params.namespace)) }),
     );
 
     app.get('/api/keys', { config, schema: { tags, summary: "The caller's active keys", response: { 200: Type.Object({ keys: Type.Array(KeyInfo) }) } } }, async (request) => ({

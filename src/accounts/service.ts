@@ -28,6 +28,16 @@ export interface Profile extends Account {
   limits: PlanLimits;
 }
 
+/** A prefix the account holds (spec 4.3 `set_namespace`, `delete_namespace`). */
+export interface NamespaceInfo {
+  namespace: string;
+  /** The prefix new custom-slug links get (the account's `namespace`). */
+  current: boolean;
+  /** Links under this prefix; a prefix with links cannot be released. */
+  linkCount: number;
+  createdAt: string;
+}
+
 export interface ApiKeyInfo {
   id: string;
   prefix: string;
@@ -162,6 +172,42 @@ export class AccountsService {
     }
     if (!claimed) throw new AppError(409, 'NAMESPACE_TAKEN', `The namespace "${prefix}" belongs to another account`);
     return { namespace: prefix };
+  }
+
+  /**
+   * Every prefix the account holds (a claimed prefix stays the account's after it claims another, so the links
+   * under it keep their paths), oldest first, which one is current, and how many links use each.
+   */
+  async namespaces(accountId: string): Promise<NamespaceInfo[]> {
+    const account = await this.repo.findById(accountId);
+    if (!account) throw new AppError(404, 'ACCOUNT_NOT_FOUND', 'Account not found');
+    const held = await this.repo.namespacesOf(accountId);
+    return held.map((n) => ({ namespace: n.prefix, current: n.prefix === account.namespace, linkCount: n.links, createdAt: n.created_at }));
+  }
+
+  /**
+   * Gives up a prefix the account holds, so anyone may claim it again. Refused for the current namespace (400
+   * NAMESPACE_IN_USE: claim another first) and while links use it (409 NAMESPACE_HAS_LINKS: their paths would pass
+   * to the next owner); a prefix the account does not hold is 404 NAMESPACE_NOT_FOUND, whoever holds it.
+   */
+  async releaseNamespace(accountId: string, raw: string): Promise<{ namespace: string }> {
+    const prefix = raw.trim().toLowerCase();
+    // The delete checks every rule in one statement; when it deletes nothing, the reads below say why. A rule
+    // that no longer holds on reading (the current namespace changed meanwhile) means another attempt.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      if (await this.repo.releaseNamespace(accountId, prefix)) return { namespace: prefix };
+      if ((await this.repo.namespaceOwner(prefix)) !== accountId) {
+        throw new AppError(404, 'NAMESPACE_NOT_FOUND', `You hold no namespace "${prefix}"`);
+      }
+      if ((await this.repo.findById(accountId))?.namespace === prefix) {
+        throw new AppError(400, 'NAMESPACE_IN_USE', `"${prefix}" is your current namespace; claim another one before releasing it`);
+      }
+      const links = await this.repo.namespaceLinkCount(prefix);
+      if (links > 0) {
+        throw new AppError(409, 'NAMESPACE_HAS_LINKS', `${links === 1 ? '1 link still uses' : `${links} links still use`} "${prefix}"; delete ${links === 1 ? 'it' : 'them'} before releasing it`);
+      }
+    }
+    throw new AppError(409, 'NAMESPACE_BUSY', `"${prefix}" changed while it was being released; try again`);
   }
 
   private keyRow(accountId: string, generated: ReturnType<typeof generateApiKey>, createdAt: string): ApiKeyRow {

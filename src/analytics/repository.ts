@@ -54,6 +54,20 @@ export class AnalyticsRepository {
     return rows.map((r) => ({ dimension: r.dimension, value: r.value, day: r.day, clicks: Number(r.clicks) }));
   }
 
+  /** A link's visible clicks per (day, hour of day) from `sinceDay` on: what a 24-hour window is summed from. */
+  async hourly(linkId: string, sinceDay: string, visibility: Visibility): Promise<{ day: string; hour: number; clicks: number }[]> {
+    let query = this.db
+      .selectFrom('click_rollups')
+      .select(['day', 'value'])
+      .select(sql<number>`sum(clicks)`.as('clicks'))
+      .where('link_id', '=', linkId)
+      .where('dimension', '=', 'hour')
+      .where('day', '>=', sinceDay);
+    if (!visibility.showGrace) query = query.where(hiddenGraceExcluded(visibility));
+    const rows = await query.groupBy(['day', 'value']).execute();
+    return rows.map((r) => ({ day: r.day, hour: Number(r.value), clicks: Number(r.clicks) }));
+  }
+
   /** Visible clicks per link of an account since a day, most first. */
   async topLinks(accountId: string, sinceDay: string, visibility: Visibility, limit: number): Promise<{ linkId: string; clicks: number }[]> {
     let query = this.db

@@ -120,6 +120,21 @@ export class AnalyticsService {
     return { ...breakdowns(sums, dates), tierLimit };
   }
 
+  /** The last 24 hours of a link, hour by hour (the hour now under way included), from the hourly rollups. */
+  async lastDay(link: Link): Promise<{ totalClicks: number; clicksByHour: { hour: string; clicks: number }[] }> {
+    await this.pendingClicks.settle();
+    const now = this.clock.now();
+    const thisHour = Math.floor(now.getTime() / 3_600_000) * 3_600_000;
+    const hours = Array.from({ length: 24 }, (_, i) => thisHour - (23 - i) * 3_600_000);
+    const since = new Date(hours[0]!).toISOString().slice(0, 10);
+    const counts = new Map<number, number>();
+    for (const r of await this.repo.hourly(link.id, since, await this.visibility(link.accountId))) {
+      counts.set(Date.parse(`${r.day}T00:00:00Z`) + r.hour * 3_600_000, r.clicks);
+    }
+    const clicksByHour = hours.map((h) => ({ hour: new Date(h).toISOString(), clicks: counts.get(h) ?? 0 }));
+    return { totalClicks: clicksByHour.reduce((sum, h) => sum + h.clicks, 0), clicksByHour };
+  }
+
   async topLinks(caller: Caller, period: Period, limit = 10): Promise<{ link: Link; clicks: number }[]> {
     const days = Number(period.slice(0, -1));
     const since = new Date(Date.UTC(...ymd(this.clock.now())) - (days - 1) * DAY_MS).toISOString().slice(0, 10);

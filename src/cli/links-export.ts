@@ -1,16 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { stringify } from 'csv-stringify/sync';
 import type { Caller } from '../accounts/service.js';
 import type { Core } from '../core.js';
 import { AppError } from '../errors.js';
+import { toCsv } from '../exports/csv.js';
+import { EXPORT_PAGE } from '../exports/service.js';
 import type { Link } from '../links/link.js';
 import { formatFromExtension, IMPORT_FIELDS, type ImportFormat } from './import-rows.js';
 import { parseImportFormat } from './links-import.js';
-
-/** Links read from the service per page. */
-export const EXPORT_PAGE = 1000;
 
 /** The import columns first (so an export can be imported elsewhere), then what the link is now. */
 export const EXPORT_COLUMNS = [...IMPORT_FIELDS, 'shortCode', 'shortUrl', 'fullPath', 'clicks', 'created'] as const;
@@ -46,9 +44,13 @@ function record(core: Core, link: Link, nowMs: number): ExportRecord {
   };
 }
 
+/**
+ * Snip's CSV dialect (src/exports/csv.ts), without the formula guard of the API exports: this file is an import
+ * file, whose values must read back unchanged (a slug may start with a hyphen).
+ */
 function render(records: ExportRecord[], format: ImportFormat, first: boolean): string {
   if (format === 'jsonl') return records.map((r) => `${JSON.stringify(r)}\n`).join('');
-  return stringify(records, { header: first, columns: [...EXPORT_COLUMNS] });
+  return toCsv(records, EXPORT_COLUMNS, { header: first, protectFormulas: false });
 }
 
 const unwritable = (file: string, error: unknown) =>
@@ -63,16 +65,20 @@ const streamSink = (stream: NodeJS.WritableStream): Sink => ({
   write: (text) => new Promise((resolve, reject) => stream.write(text, (error) => (error ? reject(error) : resolve()))),
 });
 
-/** Writes every page of the account's links, newest first (the list order of the API). Returns how many. */
+/**
+ * Writes every page of the account's links, newest first (the list order of the API), read as the API exports
+ * read them (keyset pages of the exports service). Returns how many.
+ */
 async function writeLinks(core: Core, caller: Caller, format: ImportFormat, sink: Sink): Promise<number> {
   let exported = 0;
-  for (let offset = 0; ; offset += EXPORT_PAGE) {
-    const page = await core.links.list(caller, { limit: EXPORT_PAGE, offset });
-    const text = render(page.links.map((link) => record(core, link, Date.now())), format, offset === 0);
+  let first = true;
+  for await (const page of core.exports.linkPages(caller, EXPORT_PAGE)) {
+    const text = render(page.map((link) => record(core, link, Date.now())), format, first);
+    first = false;
     if (text) await sink.write(text);
-    exported += page.links.length;
-    if (!page.hasMore) return exported;
+    exported += page.length;
   }
+  return exported;
 }
 
 /**

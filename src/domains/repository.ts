@@ -1,10 +1,32 @@
 import { sql, type Kysely, type Selectable, type Updateable } from 'kysely';
+import type { Dialect } from '../db/database.js';
 import type { Database, DomainsTable } from '../db/schema.js';
 
 export type DomainRow = Selectable<DomainsTable>;
 
 export class DomainsRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: Dialect,
+  ) {}
+
+  /** Runs `work` in a transaction holding the account's row lock (PostgreSQL; SQLite's one writer already serialises). */
+  exclusive<T>(accountId: string, work: (repo: DomainsRepository) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute(async (trx) => {
+      if (this.dialect === 'postgres') await trx.selectFrom('accounts').select('id').where('id', '=', accountId).forUpdate().execute();
+      return work(new DomainsRepository(trx, this.dialect));
+    });
+  }
+
+  async verifyPending(hostname: string, at: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('domains')
+      .set({ status: 'verified', verified_at: at })
+      .where('hostname', '=', hostname)
+      .where('status', '=', 'pending_txt')
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
 
   find(hostname: string): Promise<DomainRow | undefined> {
     return this.db.selectFrom('domains').selectAll().where('hostname', '=', hostname).executeTakeFirst();

@@ -5,13 +5,14 @@ import { DateTime, errorResponses, Nullable } from '../http/schemas.js';
 import type { DomainsService } from './service.js';
 
 const Status = Type.Unsafe<'pending_txt' | 'verified' | 'active'>({ type: 'string', enum: ['pending_txt', 'verified', 'active'] });
-const NotFoundPage = Nullable(
-  Type.Object({
-    type: Type.String({ enum: ['redirect', 'html'] }),
-    redirectUrl: Type.Optional(Type.String()),
-    html: Type.Optional(Type.String({ description: 'At most 10,000 characters; scripts are stripped' })),
-  }),
-);
+const NotFoundPageShape = Type.Object({
+  type: Type.String({ enum: ['redirect', 'html'] }),
+  redirectUrl: Type.Optional(Type.String()),
+  html: Type.Optional(Type.String({ description: 'At most 10,000 characters; scripts are stripped' })),
+});
+const NotFoundPage = Nullable(NotFoundPageShape);
+// The request's page is judged by the service (one code, INVALID_NOT_FOUND_PAGE, for every bad shape).
+const NotFoundPageInput = Type.Unsafe<unknown>({ description: 'null clears it; else {type: "redirect", redirectUrl} or {type: "html", html}' });
 const DomainItem = Type.Object({
   domain: Type.String(),
   status: Status,
@@ -87,7 +88,7 @@ export const domainRoutes =
           tags,
           summary: 'Make the default domain, or set the page unknown paths show',
           params: Params,
-          body: Type.Object({ setDefault: Type.Optional(Type.Boolean()), notFoundPage: Type.Optional(NotFoundPage) }, { minProperties: 1 }),
+          body: Type.Object({ setDefault: Type.Optional(Type.Boolean()), notFoundPage: Type.Optional(NotFoundPageInput) }, { minProperties: 1 }),
           response: { 200: DomainItem, ...errorResponses(400, 404) },
         },
       },

@@ -10,20 +10,24 @@ export const invalidDomain = (why: string) => new AppError(400, 'INVALID_DOMAIN'
 const reserved = (why: string) => new AppError(400, 'RESERVED_DOMAIN', `This domain is reserved: ${why}`);
 
 /** A hostname as typed (any case, trailing dot) in its one stored spelling, or INVALID_DOMAIN / RESERVED_DOMAIN. */
+/** The one stored spelling of a hostname as typed: lower case, no surrounding space or trailing dot. */
+export const normalHost = (raw: string): string => raw.trim().toLowerCase().replace(/\.$/, '');
+
 export function checkDomain(raw: unknown, ownHosts: ReadonlySet<string>): string {
   if (raw === undefined || raw === null || raw === '') throw new AppError(400, 'MISSING_DOMAIN', 'domain is required');
   if (typeof raw !== 'string') throw invalidDomain('a hostname such as links.example.com is expected');
   const host = raw.trim().toLowerCase().replace(/\.$/, '');
   const bare = host.replace(/^\[|\]$/g, '');
   if (ipaddr.isValid(bare)) throw reserved('IP addresses cannot be custom domains');
+  // Reserved names first: `localhost` is a reserved name, not a malformed one.
+  for (const own of ownHosts) {
+    if (host === own || host.endsWith(`.${own}`)) throw reserved(`${own} is this service's own host`);
+  }
+  if (RESERVED_SUFFIXES.some((s) => host === s || host.endsWith(`.${s}`))) throw reserved('special-use names cannot be custom domains');
   if (host.length > 253) throw invalidDomain('at most 253 characters');
   const labels = host.split('.');
   if (labels.length < 2 || !labels.every((l) => LABEL.test(l)) || !TLD.test(labels.at(-1)!)) {
     throw invalidDomain(`"${raw}" is not a hostname such as links.example.com`);
   }
-  for (const own of ownHosts) {
-    if (host === own || host.endsWith(`.${own}`)) throw reserved(`${own} is this service's own host`);
-  }
-  if (RESERVED_SUFFIXES.some((s) => host === s || host.endsWith(`.${s}`))) throw reserved('special-use names cannot be custom domains');
   return host;
 }

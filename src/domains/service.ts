@@ -7,7 +7,7 @@ import type { EventBus } from '../events/bus.js';
 import type { Dns } from '../net/dns.js';
 import { checkNotFoundPage, type NotFoundPage } from './not-found-page.js';
 import type { DomainRow, DomainsRepository } from './repository.js';
-import { checkDomain } from './rules.js';
+import { checkDomain, normalHost } from './rules.js';
 
 export interface DomainItem {
   domain: string;
@@ -83,12 +83,14 @@ export class DomainsService {
       throw new AppError(409, 'DOMAIN_TAKEN', 'This domain is registered to another account');
     }
     const limit = this.plans[caller.tier].domains;
-    if (limit !== null && (await this.repo.count(caller.accountId)) >= limit) {
-      throw new AppError(403, 'DOMAIN_LIMIT_REACHED', `Your plan allows ${limit} custom domain${limit === 1 ? '' : 's'}; upgrade for more`);
-    }
     const token = randomBytes(16).toString('hex');
     try {
-      await this.repo.insert({
+      // Count and insert under the account's lock, so parallel adds cannot pass the plan's maximum together.
+      await this.repo.exclusive(caller.accountId, async (repo) => {
+        if (limit !== null && (await repo.count(caller.accountId)) >= limit) {
+          throw new AppError(403, 'DOMAIN_LIMIT_REACHED', `Your plan allows ${limit} custom domain${limit === 1 ? '' : 's'}; upgrade for more`);
+        }
+        await repo.insert({
         hostname: domain,
         account_id: caller.accountId,
         status: 'pending_txt',
@@ -99,8 +101,12 @@ export class DomainsService {
         verified_at: null,
         activated_at: null,
       });
+      });
     } catch (error) {
-      if (await this.repo.find(domain)) throw new AppError(409, 'DOMAIN_TAKEN', 'This domain is registered to another account');
+      if (error instanceof AppError) throw error;
+      const winner = await this.repo.find(domain);
+      if (winner?.account_id === caller.accountId) throw new AppError(409, 'DOMAIN_EXISTS', 'You have already added this domain');
+      if (winner) throw new AppError(409, 'DOMAIN_TAKEN', 'This domain is registered to another account');
       throw error;
     }
     return {
@@ -119,7 +125,12 @@ export class DomainsService {
     const expected = txtValue(row.verification_token);
     const records = await this.dns.txt(name).catch(() => null);
     if (records?.includes(expected)) {
-      await this.repo.update(row.hostname, { status: 'verified', verified_at: this.clock.now().toISOString() });
+      // Only from pending_txt: a slow lookup must not undo an activation that happened meanwhile.
+      const updated = await this.repo.verifyPending(row.hostname, this.clock.now().toISOString());
+      if (!updated) {
+        const now = await this.repo.find(row.hostname);
+        return { verified: true, status: now?.status ?? 'verified', hint: 'The domain is verified.' };
+      }
       return { verified: true, status: 'verified', hint: 'TXT record found. Activate the domain to start using it.' };
     }
     const seen = records === null ? 'The DNS lookup failed; try again shortly. ' : records.length > 0 ? `Found ${records.map((r) => `"${r}"`).join(', ')} instead. ` : '';
@@ -165,7 +176,7 @@ export class DomainsService {
     try {
       domain = checkDomain(raw, this.ownHosts);
     } catch (error) {
-      if (error instanceof AppError && error.code === 'RESERVED_DOMAIN') return { hostname: raw.toLowerCase(), available: false };
+      if (error instanceof AppError && error.code === 'RESERVED_DOMAIN') return { hostname: normalHost(raw), available: false };
       throw error;
     }
     return { hostname: domain, available: !(await this.repo.find(domain)) };
@@ -205,7 +216,7 @@ export class DomainsService {
   }
 
   private async owned(caller: Caller, raw: string): Promise<DomainRow> {
-    const row = await this.repo.find(raw.trim().toLowerCase().replace(/\.$/, ''));
+    const row = await this.repo.find(normalHost(raw));
     if (!row || row.account_id !== caller.accountId) throw notFound();
     return row;
   }

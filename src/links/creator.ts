@@ -10,6 +10,7 @@ import { decodeBase64Destination } from './base64-destination.js';
 import { bulkItemInput, draftLink, type CreateLinkInput, type LinkDraft } from './drafts.js';
 import { toLink, type Link } from './link.js';
 import type { LinkRow, LinksRepository } from './repository.js';
+import { checkDestination } from './rules.js';
 
 const CODE_ATTEMPTS = 8;
 
@@ -17,6 +18,12 @@ const CODE_ATTEMPTS = 8;
 export interface LinkDomains {
   /** The requested domain when it is the account's active one (else an error), or the account's default. */
   domainFor(accountId: string, requested: unknown): Promise<string | null>;
+}
+
+/** The caller's UTM templates (src/utm), applied to a new link's destination. */
+export interface LinkUtmTemplates {
+  /** `url` with the template's utm_* parameters set; an unknown or foreign template is refused. */
+  apply(caller: Caller, templateId: string, url: string): Promise<string>;
 }
 
 export interface BulkOptions {
@@ -55,12 +62,14 @@ export class LinkCreator {
     private readonly ownHostnames: ReadonlySet<string>,
     private readonly plans: Plans,
     private readonly domains: LinkDomains,
+    private readonly utmTemplates: LinkUtmTemplates,
   ) {}
 
   async createOne(caller: Caller, input: CreateLinkInput): Promise<Link> {
     const now = this.clock.now();
     const draft = draftLink(caller, input, now, this.ownHostnames, this.plans);
     draft.domain = await this.domains.domainFor(caller.accountId, input.domain);
+    draft.url = await this.withUtm(caller, input.utmTemplateId, draft.url);
     if (draft.namespace && draft.slug && (await this.repo.find({ namespace: draft.namespace, slug: draft.slug }))) {
       throw errors.slugTaken();
     }
@@ -143,6 +152,13 @@ export class LinkCreator {
     outcomes.sort((a, b) => a.index - b.index);
     for (const o of outcomes) if ('link' in o && !o.existing) this.bus.emit('link.created', { link: o.link });
     return outcomes;
+  }
+
+  /** The destination with the template's parameters, checked again (the parameters may make it too long). */
+  private async withUtm(caller: Caller, templateId: unknown, url: string): Promise<string> {
+    if (templateId === undefined || templateId === null) return url;
+    if (typeof templateId !== 'string') throw new AppError(400, 'INVALID_UTM_TEMPLATE_ID', 'utmTemplateId must be the id of one of your UTM templates');
+    return checkDestination(await this.utmTemplates.apply(caller, templateId, url), this.ownHostnames);
   }
 
   private row(draft: LinkDraft, now: Date, importKey: string | null): LinkRow {

@@ -27,7 +27,7 @@ export function registerLinkCrud<One extends TSchema>(
 
   app.get(
     base,
-    { config, schema: { tags, summary: "List the caller's links, newest first, optionally of one folder", querystring: ListQuery, response: { 200: List, ...errorResponses(400, 404) } } },
+    { config, schema: { tags, summary: "List the caller's links, newest first; optionally by folder, tag, domain, search or saved view", querystring: ListQuery, response: { 200: List, ...errorResponses(400, 404) } } },
     async (request) => {
       const page = await links.list(callerOf(request), request.query);
       const { limit, offset, hasMore } = page;

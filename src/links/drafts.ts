@@ -13,6 +13,8 @@ export interface CreateLinkInput {
   blockedCountries?: unknown;
   /** An active custom domain of the caller's for the short URL; absent: the account's default domain. */
   domain?: unknown;
+  /** One of the caller's UTM templates, whose utm_* parameters are set on the destination; absent or null: none. */
+  utmTemplateId?: unknown;
 }
 
 /** A link that passed every rule and waits for its id and code. */

@@ -20,6 +20,8 @@ export interface Link {
   domain: string | null;
   /** The account's folder the link is filed in; null when none. */
   folderId: string | null;
+  /** The link's tags in display order; set where a link is read to be shown (LinksService get, list, update). */
+  tags?: string[];
 }
 
 export const toLink = (row: LinkRow): Link => ({

@@ -52,6 +52,7 @@ export class LinkPresenter {
       blockedCountries: link.blockedCountries,
       folderId: link.folderId,
       domain: link.domain,
+      tags: link.tags ?? [],
     };
   }
 

@@ -8,6 +8,21 @@ const INSERT_CHUNK = 200;
 
 export type LinkKey = { code: string } | { namespace: string; slug: string };
 
+/** Filters of a link list; every one given applies. */
+export interface LinkListFilter {
+  /** The links of one folder, or (null) those in none. */
+  folderId?: string | null;
+  /** The links carrying the tag of this key (lower case). */
+  tagKey?: string;
+  /** The links whose short URL is on this custom domain. */
+  domain?: string;
+  /** Lower-case text the destination, the code or the slug contains (ignoring case). */
+  search?: string;
+}
+
+/** `%text%` for LIKE, with the text's own `%`, `_` and `\` matched literally (ESCAPE '\'). */
+const containsPattern = (text: string): string => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
 export class LinksRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
@@ -73,15 +88,31 @@ export class LinksRepository {
   }
 
   /**
-   * Newest first; asks for one row more than the page so the caller knows whether more follow. `folderId` keeps
-   * the links of one folder, or (null) those in none; undefined keeps all.
+   * Newest first; asks for one row more than the page so the caller knows whether more follow. Filters left
+   * undefined keep all. The same SQL on SQLite and PostgreSQL: destinations and codes are ASCII (URLs are stored
+   * as the WHATWG parser writes them), so lower() folds them alike on both.
    */
-  listByAccount(accountId: string, limit: number, offset: number, folderId?: string | null): Promise<LinkRow[]> {
+  listByAccount(accountId: string, limit: number, offset: number, filter: LinkListFilter = {}): Promise<LinkRow[]> {
+    const { folderId, tagKey, domain, search } = filter;
+    const pattern = search === undefined ? '' : containsPattern(search);
     return this.db
       .selectFrom('links')
       .selectAll()
       .where('account_id', '=', accountId)
       .$if(folderId !== undefined, (q) => q.where('folder_id', folderId === null ? 'is' : '=', folderId!))
+      .$if(domain !== undefined, (q) => q.where('domain', '=', domain!))
+      .$if(tagKey !== undefined, (q) =>
+        q.where((eb) =>
+          eb.exists(
+            eb.selectFrom('link_tags').select('link_tags.link_id').whereRef('link_tags.link_id', '=', 'links.id').where('link_tags.tag_key', '=', tagKey!),
+          ),
+        ),
+      )
+      .$if(search !== undefined, (q) =>
+        q.where(
+          sql<boolean>`(lower(url) like ${pattern} escape '\\' or lower(code) like ${pattern} escape '\\' or lower(coalesce(slug, '')) like ${pattern} escape '\\')`,
+        ),
+      )
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
       .limit(limit)
@@ -93,9 +124,16 @@ export class LinksRepository {
     return this.db.updateTable('links').set(patch).where('id', '=', id).returningAll().executeTakeFirst();
   }
 
+  /**
+   * Deletes the link and its tags in one transaction. The link goes first: a tagging that holds the link's row
+   * (src/tags) finishes before, and its tag is then deleted here too.
+   */
   async delete(id: string): Promise<boolean> {
-    const result = await this.db.deleteFrom('links').where('id', '=', id).executeTakeFirst();
-    return Number(result.numDeletedRows) > 0;
+    return this.db.transaction().execute(async (trx) => {
+      const result = await trx.deleteFrom('links').where('id', '=', id).executeTakeFirst();
+      await trx.deleteFrom('link_tags').where('link_id', '=', id).execute();
+      return Number(result.numDeletedRows) > 0;
+    });
   }
 
   /**

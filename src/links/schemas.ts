@@ -16,6 +16,7 @@ export const CreateLinkBodyA = Type.Object({
   activeFrom: Type.Optional(DateTime('Time at which the link becomes active')),
   blockedCountries: Type.Optional(BlockedCountries),
   domain: Type.Optional(Type.String({ description: "One of the caller's active custom domains; default: the account's default domain" })),
+  utmTemplateId: Type.Optional(Type.String({ description: "One of the caller's UTM templates: its utm_* parameters are set on the destination" })),
 });
 
 export const CreatedLinkA = Type.Object({
@@ -44,6 +45,7 @@ const detailFields = {
   blockedCountries: Type.Array(Type.String(), { description: 'Countries refused with a 451 page (empty: none)' }),
   folderId: Nullable(Type.String({ description: 'The folder the link is filed in; null when none' })),
   domain: Nullable(Type.String({ description: 'The custom domain of the short URL; null for the default host' })),
+  tags: Type.Array(Type.String(), { description: "The link's tags as written, sorted ignoring case (empty: none)" }),
 };
 
 export const LinkDetailsA = Type.Object({ ...detailFields, shortUrl: Url('Full short URL') });
@@ -61,6 +63,10 @@ export const PaginationOut = Type.Object({ limit: Type.Integer(), offset: Type.I
 export const ListQuery = Type.Object({
   ...Pagination.properties,
   folderId: Type.Optional(Type.String({ description: "Only the links in this folder of the caller's; `none`: only links in no folder" })),
+  tag: Type.Optional(Type.String({ description: 'Only the links carrying this tag, in any case' })),
+  domain: Type.Optional(Type.String({ description: 'Only the links whose short URL is on this custom domain' })),
+  search: Type.Optional(Type.String({ description: 'Only the links whose destination, code or slug contains this text, ignoring case (at most 200 characters)' })),
+  view: Type.Optional(Type.String({ description: "One of the caller's saved views: its filters apply; filters given here replace the view's of the same name" })),
 });
 
 export const ShortPathParams = Type.Object({
@@ -83,6 +89,7 @@ export const CreateLinkBodyB = Type.Object({
   activeFrom: CreateLinkBodyA.properties.activeFrom,
   blockedCountries: CreateLinkBodyA.properties.blockedCountries,
   domain: CreateLinkBodyA.properties.domain,
+  utmTemplateId: CreateLinkBodyA.properties.utmTemplateId,
 });
 
 export const UpdateLinkBody = Type.Object(

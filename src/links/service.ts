@@ -4,8 +4,10 @@ import type { Clock } from '../clock.js';
 import { errors } from '../errors.js';
 import type { EventBus } from '../events/bus.js';
 import { folderErrors } from '../folders/errors.js';
+import { checkTag } from '../tags/rules.js';
+import { checkDomainFilter, checkSearch, type ViewFilters } from '../views/filters.js';
 import type { UsageService } from '../usage/service.js';
-import { LinkCreator, type BulkOptions, type BulkOutcome, type LinkDomains } from './creator.js';
+import { LinkCreator, type BulkOptions, type BulkOutcome, type LinkDomains, type LinkUtmTemplates } from './creator.js';
 import type { CreateLinkInput } from './drafts.js';
 import { toLink, type Link } from './link.js';
 import type { LinkPatch, LinksRepository } from './repository.js';
@@ -23,6 +25,21 @@ export interface UpdateLinkInput {
 
 /** The `folderId` filter value that lists the links in no folder; folder ids start with `fld_`, so it never names one. */
 export const UNFILED = 'none';
+
+/** What a list asks for: a page, and filters that all apply; `view` names a saved view whose filters apply too. */
+export interface LinkListQuery extends ViewFilters {
+  limit: number;
+  offset: number;
+  /** One of the caller's saved views; a filter given alongside replaces the view's of the same name. */
+  view?: string;
+}
+
+/** What links use of tags (src/tags), saved views (src/views) and UTM templates (src/utm), wired in core.ts. */
+export interface LinkPorts {
+  tags: { tagsOf(linkIds: readonly string[]): Promise<Map<string, string[]>> };
+  views: { filtersOf(caller: Caller, viewId: string): Promise<ViewFilters> };
+  utmTemplates: LinkUtmTemplates;
+}
 
 export interface LinkPage {
   links: Link[];
@@ -42,8 +59,9 @@ export class LinksService {
     usage: UsageService,
     plans: Plans,
     domains: LinkDomains,
+    private readonly ports: LinkPorts,
   ) {
-    this.creator = new LinkCreator(repo, bus, usage, clock, ownHostnames, plans, domains);
+    this.creator = new LinkCreator(repo, bus, usage, clock, ownHostnames, plans, domains, ports.utmTemplates);
   }
 
   private readonly creator: LinkCreator;
@@ -62,21 +80,36 @@ export class LinksService {
     const row = await this.repo.find(parseShortPath(shortPath));
     if (!row) throw errors.linkNotFound();
     if (row.account_id !== caller.accountId) throw errors.accessDenied();
-    return toLink(row);
+    return (await this.withTags([toLink(row)]))[0]!;
   }
 
-  /** `folderId` lists one of the caller's folders, or with `none` the links in no folder. */
-  async list(caller: Caller, page: { limit: number; offset: number; folderId?: string }): Promise<LinkPage> {
-    const folder = page.folderId === UNFILED ? null : page.folderId;
+  /**
+   * `folderId` lists one of the caller's folders, or with `none` the links in no folder; `tag`, `domain` and
+   * `search` narrow further; `view` applies a saved view's filters (those given here win).
+   */
+  async list(caller: Caller, page: LinkListQuery): Promise<LinkPage> {
+    const { limit, offset, view } = page;
+    const filters: ViewFilters = view === undefined ? {} : await this.ports.views.filtersOf(caller, view);
+    for (const key of ['folderId', 'tag', 'domain', 'search'] as const) if (page[key] !== undefined) filters[key] = page[key];
+    const folder = filters.folderId === UNFILED ? null : filters.folderId;
+    const tagKey = filters.tag === undefined ? undefined : checkTag(filters.tag).key;
+    const domain = filters.domain === undefined ? undefined : checkDomainFilter(filters.domain);
+    const search = filters.search === undefined ? undefined : checkSearch(filters.search)?.toLowerCase();
     if (typeof folder === 'string' && !(await this.repo.hasFolder(caller.accountId, folder))) throw folderErrors.notFound();
     await this.pendingClicks.settle();
-    const rows = await this.repo.listByAccount(caller.accountId, page.limit + 1, page.offset, folder);
+    const rows = await this.repo.listByAccount(caller.accountId, limit + 1, offset, { folderId: folder, tagKey, domain, search });
     return {
-      links: rows.slice(0, page.limit).map(toLink),
-      limit: page.limit,
-      offset: page.offset,
-      hasMore: rows.length > page.limit,
+      links: await this.withTags(rows.slice(0, limit).map(toLink)),
+      limit,
+      offset,
+      hasMore: rows.length > limit,
     };
+  }
+
+  /** The links with their tags, for presenting. */
+  private async withTags(links: Link[]): Promise<Link[]> {
+    const tags = await this.ports.tags.tagsOf(links.map((l) => l.id));
+    return links.map((link) => ({ ...link, tags: tags.get(link.id) ?? [] }));
   }
 
   async update(caller: Caller, shortPath: string, input: UpdateLinkInput): Promise<Link> {
@@ -105,7 +138,7 @@ export class LinksService {
     patch.updated_at = this.clock.now().toISOString();
     const row = await this.repo.update(previous.id, patch);
     if (!row) throw errors.linkNotFound();
-    const link = toLink(row);
+    const link = (await this.withTags([toLink(row)]))[0]!;
     this.bus.emit('link.updated', { link, previous });
     return link;
   }

@@ -25,7 +25,7 @@ const responses = (status: RedirectStatus) => ({
 
 /** GET and HEAD /{code} and /{prefix}/{slug}. HEAD redirects too but never counts as a click. */
 /** The `+` preview page of a link, as HTML; throws the links' 404 for an unknown one. */
-export type PreviewPage = (key: LinkKey) => Promise<string>;
+export type PreviewPage = (key: LinkKey, customDomain: string | null) => Promise<string>;
 
 /** Which active custom domain a request's host is, if any (src/domains), and Snip's own hosts, which are none. */
 export interface CustomHosts {
@@ -36,11 +36,19 @@ export interface CustomHosts {
 export const redirectRoutes =
   (redirects: RedirectService, status: RedirectStatus, preview: PreviewPage, hosts: CustomHosts): FastifyPluginAsyncTypebox =>
   async (app) => {
-    const answer = async (request: FastifyRequest, reply: FastifyReply, key: LinkKey | null) => {
-      // Snip's own host (the common case) costs a set lookup; any other host may be a custom domain.
+    /** Snip's own host (the common case) costs a set lookup; any other host may be an active custom domain. */
+    const domainOf = async (request: FastifyRequest): Promise<ActiveDomain | null> => {
       const host = request.hostname.toLowerCase();
       const found = hosts.ownHosts.has(host) ? null : hosts.activeDomain(host);
-      const domain = found instanceof Promise ? await found : found;
+      return found instanceof Promise ? await found : found;
+    };
+    const domainMiss = (reply: FastifyReply, domain: ActiveDomain | null) => {
+      const page = domain?.notFoundPage;
+      if (!page) return html(reply, 404, missPage('not_found').html);
+      return page.type === 'redirect' ? reply.redirect(page.redirectUrl, 302) : html(reply, 404, page.html);
+    };
+    const answer = async (request: FastifyRequest, reply: FastifyReply, key: LinkKey | null) => {
+      const domain = await domainOf(request);
       const visitor = {
         counts: request.method === 'GET',
         ip: request.ip,
@@ -49,10 +57,7 @@ export const redirectRoutes =
       };
       const outcome = key ? await redirects.visit(key, visitor, domain?.hostname ?? null) : { kind: 'not_found' as const };
       if (outcome.kind === 'redirect') return reply.redirect(outcome.url, status);
-      if (outcome.kind === 'not_found' && domain?.notFoundPage) {
-        const page = domain.notFoundPage;
-        return page.type === 'redirect' ? reply.redirect(page.redirectUrl, 302) : html(reply, 404, page.html);
-      }
+      if (outcome.kind === 'not_found' && domain) return domainMiss(reply, domain);
       if (outcome.kind === 'unsafe') return html(reply, 200, warningPage(outcome.url, outcome.threats));
       const page = missPage(outcome.kind);
       return html(reply, page.status, page.html);
@@ -60,12 +65,13 @@ export const redirectRoutes =
     const html = (reply: FastifyReply, code: number, body: string) =>
       reply.status(code).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(body);
     /** `/{code}+` and `/{prefix}/{slug}+`: the preview instead of the redirect. */
-    const showPreview = async (reply: FastifyReply, key: LinkKey | null) => {
-      if (!key) return html(reply, 404, missPage('not_found').html);
+    const showPreview = async (request: FastifyRequest, reply: FastifyReply, key: LinkKey | null) => {
+      const domain = await domainOf(request);
+      if (!key) return domainMiss(reply, domain);
       try {
-        return html(reply, 200, await preview(key));
+        return html(reply, 200, await preview(key, domain?.hostname ?? null));
       } catch (error) {
-        if (error instanceof AppError && error.status === 404) return html(reply, 404, missPage('not_found').html);
+        if (error instanceof AppError && error.status === 404) return domainMiss(reply, domain);
         throw error;
       }
     };
@@ -77,7 +83,7 @@ export const redirectRoutes =
         const { code } = request.params;
         if (code.endsWith('+')) {
           const bare = code.slice(0, -1);
-          return showPreview(reply, CODE_PATTERN.test(bare) ? { code: bare } : null);
+          return showPreview(request, reply, CODE_PATTERN.test(bare) ? { code: bare } : null);
         }
         if (isReservedPath(code)) return reply.callNotFound();
         return answer(request, reply, CODE_PATTERN.test(code) ? { code } : null);
@@ -93,7 +99,7 @@ export const redirectRoutes =
       async (request, reply) => {
         const { prefix, slug } = request.params;
         if (isReservedPath(prefix)) return reply.callNotFound();
-        if (slug.endsWith('+')) return showPreview(reply, slug.length > 1 ? { namespace: prefix.toLowerCase(), slug: slug.slice(0, -1) } : null);
+        if (slug.endsWith('+')) return showPreview(request, reply, slug.length > 1 ? { namespace: prefix.toLowerCase(), slug: slug.slice(0, -1) } : null);
         return answer(request, reply, { namespace: prefix.toLowerCase(), slug });
       },
     );

@@ -27,10 +27,12 @@ export interface LinkA {
   /** The folder the link is filed in; null when none. */
   folderId: string | null;
   domain: string | null;
+  /** The link's tags as written, sorted ignoring case. */
+  tags: string[];
 }
 
 /** What POST /api/v1/links answers (2.3): the details without id, clicks and isCustom, and `success`. */
-export interface CreatedLinkA extends Omit<LinkA, 'id' | 'clicks' | 'isCustom' | 'blockedCountries' | 'folderId' | 'domain'> {
+export interface CreatedLinkA extends Omit<LinkA, 'id' | 'clicks' | 'isCustom' | 'blockedCountries' | 'folderId' | 'domain' | 'tags'> {
   success: boolean;
 }
 

@@ -1,0 +1,37 @@
+import { stringify } from 'csv-stringify/sync';
+
+/**
+ * The one CSV dialect Snip writes (the API exports and the operator CLI's `links export`): comma-separated, a
+ * header row, RFC 4180 quoting (a cell with a comma, a double quote, CR or LF is quoted and its quotes doubled),
+ * records ended by LF, null as an empty cell.
+ */
+
+export type CsvCell = string | number | null;
+
+/** Characters that make a spreadsheet read a cell as a formula (OWASP's CSV injection list). */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/**
+ * A text cell a spreadsheet would run as a formula gets a leading `'`, which spreadsheets show as text. Numbers are
+ * written as they are: they are data, not text (and Snip has no negative ones).
+ */
+export function protectFormula(value: string): string {
+  return FORMULA_START.test(value) ? `'${value}` : value;
+}
+
+export interface CsvOptions {
+  /** Write the header row first (the first page of an export). */
+  header: boolean;
+  /**
+   * Prefix text cells that start with = + - @ tab or CR with `'`. On for files meant for people (the API
+   * exports); off for the CLI's export, which is an import file whose values must read back unchanged.
+   */
+  protectFormulas: boolean;
+}
+
+/** Records as CSV text in the order of `columns` (also the header's names). Empty input without header: ''. */
+export function toCsv<C extends string>(records: Record<C, CsvCell>[], columns: readonly C[], options: CsvOptions): string {
+  const cell = (value: CsvCell): CsvCell => (typeof value === 'string' && options.protectFormulas ? protectFormula(value) : value);
+  const rows = records.map((record) => Object.fromEntries(columns.map((column) => [column, cell(record[column])])));
+  return stringify(rows, { header: options.header, columns: [...columns] });
+}

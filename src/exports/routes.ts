@@ -1,0 +1,104 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type, type TSchema } from '@sinclair/typebox';
+import type { FastifyReply } from 'fastify';
+import { BreakdownFields } from '../analytics/schemas.js';
+import { PERIODS } from '../analytics/service.js';
+import { callerOf } from '../http/access.js';
+import { DateTime, errorResponses, Nullable } from '../http/schemas.js';
+import { ShortPathParams } from '../links/schemas.js';
+import { DEFAULT_EXPORT_FORMAT, DEFAULT_STATS_PERIOD, EXPORT_FORMATS, type ExportFile, type ExportsService } from './service.js';
+
+const FormatField = Type.Union(
+  EXPORT_FORMATS.map((f) => Type.Literal(f)),
+  { default: DEFAULT_EXPORT_FORMAT, description: 'csv (a header row, RFC 4180 quoting) or json' },
+);
+const ExportQuery = Type.Object({ format: Type.Optional(FormatField) });
+const StatsExportQuery = Type.Object({
+  format: Type.Optional(FormatField),
+  period: Type.Optional(Type.Union(PERIODS.map((p) => Type.Literal(p)), { default: DEFAULT_STATS_PERIOD })),
+});
+
+const ExportedLink = Type.Object({
+  shortCode: Type.String(),
+  shortUrl: Type.String({ format: 'uri', description: "Full short URL, on the link's custom domain if it has one" }),
+  fullPath: Nullable(Type.String({ description: '<prefix>/<slug> for namespaced links' })),
+  destination: Type.String({ format: 'uri' }),
+  clicks: Type.Integer(),
+  createdAt: DateTime(),
+  expiresAt: Nullable(DateTime()),
+  maxClicks: Nullable(Type.Integer()),
+  activeFrom: Nullable(DateTime()),
+  folderId: Nullable(Type.String()),
+  blockedCountries: Type.Array(Type.String(), { description: 'In CSV: one cell, comma-separated' }),
+  domain: Nullable(Type.String()),
+});
+const LinksExport = Type.Object({ links: Type.Array(ExportedLink, { description: 'Newest first' }) });
+const StatsExport = Type.Object({
+  shortCode: Type.String(),
+  fullPath: Nullable(Type.String()),
+  shortUrl: Type.String({ format: 'uri' }),
+  period: Type.String(),
+  ...BreakdownFields,
+});
+
+const CSV_COLUMNS_NOTE =
+  'Text cells starting with = + - @, tab or CR are prefixed with an apostrophe, so spreadsheets do not run them as formulas.';
+/** A file answer in either format; OpenAPI lists both media types (the JSON one with its shape). */
+const fileResponse = (description: string, json: TSchema) => ({
+  description: `${description} Sent as an attachment (Content-Disposition). ${CSV_COLUMNS_NOTE}`,
+  content: { 'text/csv': { schema: { type: 'string' } }, 'application/json': { schema: json } },
+});
+
+const send = (reply: FastifyReply, file: ExportFile) =>
+  reply.header('content-disposition', `attachment; filename="${file.filename}"`).header('cache-control', 'no-store').type(file.contentType).send(file.body);
+
+/**
+ * Exports (spec 4.3 `export_links`, `export_link_stats`) on Description A (/api/v1/export/...) and B
+ * (/api/export/...): Pro and up, like the rest of the API.
+ */
+export const exportRoutes =
+  (exports: ExportsService): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    for (const [surface, base, tags] of [
+      ['A', '/api/v1/export', ['export (A)']],
+      ['B', '/api/export', ['export (B)']],
+    ] as const) {
+      const config = { surface, access: { auth: 'required' as const } };
+      app.get(
+        `${base}/links`,
+        {
+          config,
+          schema: {
+            tags,
+            summary: "Every link of the caller's, as CSV or JSON",
+            querystring: ExportQuery,
+            response: {
+              200: fileResponse('CSV columns: shortCode, shortUrl, fullPath, destination, clicks, createdAt, expiresAt, maxClicks, activeFrom, folderId, blockedCountries, domain.', LinksExport),
+              ...errorResponses(400),
+            },
+          },
+        },
+        async (request, reply) => send(reply, await exports.links(callerOf(request), { format: request.query.format })),
+      );
+      app.get(
+        `${base}/links/:shortPath/stats`,
+        {
+          config,
+          schema: {
+            tags,
+            summary: "A link's aggregated statistics over a period, as CSV or JSON; a period beyond the plan's history is 403",
+            params: ShortPathParams,
+            querystring: StatsExportQuery,
+            response: {
+              200: fileResponse('CSV rows: dimension,value,clicks (total, unique_visitors, day, country, device, browser, os, referrer, hour).', StatsExport),
+              ...errorResponses(400, 404),
+            },
+          },
+        },
+        async (request, reply) => {
+          const { format, period } = request.query;
+          return send(reply, await exports.linkStats(callerOf(request), request.params.shortPath, { format, period }));
+        },
+      );
+    }
+  };

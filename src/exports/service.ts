@@ -1,0 +1,193 @@
+import type { Caller } from '../accounts/service.js';
+import { PERIODS, type AnalyticsService, type Breakdowns, type Period } from '../analytics/service.js';
+import type { Clock } from '../clock.js';
+import { AppError } from '../errors.js';
+import { toLink, type Link } from '../links/link.js';
+import type { LinkPresenter } from '../links/presenters.js';
+import { toCsv, type CsvCell } from './csv.js';
+import type { ExportsRepository, LinkCursor } from './repository.js';
+
+export const EXPORT_FORMATS = ['csv', 'json'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+/** Links read from the database per page while an export is written. */
+export const EXPORT_PAGE = 1000;
+export const DEFAULT_EXPORT_FORMAT: ExportFormat = 'csv';
+export const DEFAULT_STATS_PERIOD: Period = '30d';
+
+export const CONTENT_TYPES: Record<ExportFormat, string> = {
+  csv: 'text/csv; charset=utf-8',
+  json: 'application/json; charset=utf-8',
+};
+
+/** An export as a file: what a surface sends (REST as an attachment, MCP as text). */
+export interface ExportFile {
+  contentType: string;
+  /** Letters, digits, `.`, `-` and `_` only, so it needs no escaping in a Content-Disposition header. */
+  filename: string;
+  body: string;
+}
+
+/** One link of an export; the CSV columns are these fields in this order. */
+export interface ExportedLink {
+  shortCode: string;
+  shortUrl: string;
+  fullPath: string | null;
+  destination: string;
+  clicks: number;
+  createdAt: string;
+  expiresAt: string | null;
+  maxClicks: number | null;
+  activeFrom: string | null;
+  folderId: string | null;
+  blockedCountries: string[];
+  domain: string | null;
+}
+
+export const LINK_COLUMNS = [
+  'shortCode', 'shortUrl', 'fullPath', 'destination', 'clicks', 'createdAt', 'expiresAt', 'maxClicks', 'activeFrom',
+  'folderId', 'blockedCountries', 'domain',
+] as const satisfies readonly (keyof ExportedLink)[];
+
+/** A link's statistics over a period: the aggregate of GET /api/stats/{code}/aggregate, with the link named. */
+export type ExportedStats = { shortCode: string; fullPath: string | null; shortUrl: string; period: Period } & Breakdowns & { tierLimit: number };
+
+export const STATS_COLUMNS = ['dimension', 'value', 'clicks'] as const;
+type StatsRow = Record<(typeof STATS_COLUMNS)[number], CsvCell>;
+
+export function parseExportFormat(raw: unknown): ExportFormat {
+  if (raw === undefined || raw === null) return DEFAULT_EXPORT_FORMAT;
+  if (typeof raw === 'string' && (EXPORT_FORMATS as readonly string[]).includes(raw)) return raw as ExportFormat;
+  throw new AppError(400, 'INVALID_FORMAT', `format must be one of ${EXPORT_FORMATS.join(', ')}`);
+}
+
+function parsePeriod(raw: unknown): Period {
+  if (raw === undefined || raw === null) return DEFAULT_STATS_PERIOD;
+  if (typeof raw === 'string' && (PERIODS as readonly string[]).includes(raw)) return raw as Period;
+  throw new AppError(400, 'INVALID_PERIOD', `period must be one of ${PERIODS.join(', ')}`);
+}
+
+/** A name part safe in a file name and a header: anything but letters, digits and hyphens becomes `_`. */
+const safe = (text: string) => text.replace(/[^A-Za-z0-9-]/g, '_');
+
+/** Most clicks first, then by value, so files are stable. */
+const sortedEntries = (counts: Record<string, number>) =>
+  Object.entries(counts).sort(([a, x], [b, y]) => y - x || (a < b ? -1 : a > b ? 1 : 0));
+
+/**
+ * Exports of an account's data as files (spec 4.3 `export_links`, `export_link_stats`), for REST and MCP. Access
+ * (Pro and up) is the surfaces' business, as for every service; the plan's history limit is the analytics rules'.
+ */
+export class ExportsService {
+  constructor(
+    private readonly repo: ExportsRepository,
+    private readonly analytics: Pick<AnalyticsService, 'ownedLink' | 'aggregate'>,
+    private readonly present: LinkPresenter,
+    /** Clicks still on their way to the database; an export waits for them, so its counts are current. */
+    private readonly pendingClicks: { settle(): Promise<void> },
+    private readonly clock: Clock,
+  ) {}
+
+  /**
+   * Every link of the caller, newest first, `pageSize` at a time (keyset paging: never more than one page in
+   * memory). The first page is yielded even when empty; the operator CLI's `links export` reads through this too.
+   */
+  async *linkPages(caller: Caller, pageSize = EXPORT_PAGE): AsyncGenerator<Link[]> {
+    await this.pendingClicks.settle();
+    let cursor: LinkCursor | null = null;
+    for (;;) {
+      const rows = await this.repo.linksPage(caller.accountId, pageSize, cursor);
+      yield rows.map(toLink);
+      const last = rows.at(-1);
+      if (rows.length < pageSize || !last) return;
+      cursor = { createdAt: last.created_at, id: last.id };
+    }
+  }
+
+  exportedLink(link: Link): ExportedLink {
+    return {
+      shortCode: link.code,
+      shortUrl: this.present.shortUrl(link),
+      fullPath: this.present.fullPath(link),
+      destination: link.url,
+      clicks: link.clicks,
+      createdAt: link.createdAt,
+      expiresAt: link.expiresAt,
+      maxClicks: link.maxClicks,
+      activeFrom: link.activeFrom,
+      folderId: link.folderId,
+      blockedCountries: link.blockedCountries,
+      domain: link.domain,
+    };
+  }
+
+  /** All the caller's links as CSV (header row; blockedCountries comma-joined) or JSON `{links: [...]}`. */
+  async links(caller: Caller, options: { format?: string } = {}): Promise<ExportFile> {
+    const format = parseExportFormat(options.format);
+    const parts: string[] = [];
+    let count = 0;
+    if (format === 'json') parts.push('{"links":[');
+    for await (const page of this.linkPages(caller)) {
+      const links = page.map((link) => this.exportedLink(link));
+      if (format === 'json') {
+        for (const link of links) parts.push(`${count++ === 0 ? '' : ','}${JSON.stringify(link)}`);
+      } else {
+        const records = links.map((l) => ({ ...l, blockedCountries: l.blockedCountries.join(',') }));
+        parts.push(toCsv(records, LINK_COLUMNS, { header: parts.length === 0, protectFormulas: true }));
+      }
+    }
+    if (format === 'json') parts.push(']}');
+    return this.file(format, `snip-links-${this.today()}`, parts.join(''));
+  }
+
+  /**
+   * One link's statistics over `period` (default 30d): 404 unknown, 403 someone else's link, 403
+   * PERIOD_EXCEEDS_PLAN beyond the plan's history. JSON: `ExportedStats`; CSV: rows `dimension,value,clicks`.
+   */
+  async linkStats(caller: Caller, shortPath: string, options: { format?: string; period?: string } = {}): Promise<ExportFile> {
+    const format = parseExportFormat(options.format);
+    const period = parsePeriod(options.period);
+    const link = await this.analytics.ownedLink(caller, shortPath);
+    const aggregate = await this.analytics.aggregate(caller, { linkId: link.id }, period);
+    const stats: ExportedStats = {
+      shortCode: link.code,
+      fullPath: this.present.fullPath(link),
+      shortUrl: this.present.shortUrl(link),
+      period,
+      ...aggregate,
+    };
+    const body = format === 'json' ? JSON.stringify(stats) : toCsv(statsRows(stats), STATS_COLUMNS, { header: true, protectFormulas: true });
+    return this.file(format, `snip-stats-${safe(this.present.slugOf(link))}-${period}-${this.today()}`, body);
+  }
+
+  private file(format: ExportFormat, name: string, body: string): ExportFile {
+    return { contentType: CONTENT_TYPES[format], filename: `${name}.${format}`, body };
+  }
+
+  private today(): string {
+    return this.clock.now().toISOString().slice(0, 10);
+  }
+}
+
+/**
+ * The statistics as rows: `total` and `unique_visitors` (no value), then `day` (every date of the period, oldest
+ * first), `country`, `device` (mobile, desktop, tablet), `browser`, `os`, `referrer` (most clicks first) and `hour`
+ * (0-23, UTC). The same numbers as the JSON form, so each breakdown sums to the total.
+ */
+export function statsRows(stats: Breakdowns): StatsRow[] {
+  const rows: StatsRow[] = [
+    { dimension: 'total', value: null, clicks: stats.totalClicks },
+    { dimension: 'unique_visitors', value: null, clicks: stats.uniqueVisitors },
+  ];
+  const add = (dimension: string, entries: [string, number][]) => {
+    for (const [value, clicks] of entries) rows.push({ dimension, value, clicks });
+  };
+  add('day', stats.clicksByDay.map((d) => [d.date, d.clicks]));
+  add('country', sortedEntries(stats.countryBreakdown));
+  add('device', Object.entries(stats.deviceBreakdown));
+  add('browser', sortedEntries(stats.browserBreakdown));
+  add('os', sortedEntries(stats.osBreakdown));
+  add('referrer', sortedEntries(stats.referrerBreakdown));
+  add('hour', Object.entries(stats.hourBreakdown).sort(([a], [b]) => Number(a) - Number(b)));
+  return rows;
+}

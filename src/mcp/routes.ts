@@ -1,0 +1,55 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { Type } from '@sinclair/typebox';
+import type { Core } from '../core.js';
+import { callerOf } from '../http/access.js';
+import { errorResponses } from '../http/schemas.js';
+import { mcpServer } from './server.js';
+
+const JsonRpc = Type.Unknown({ description: 'A JSON-RPC 2.0 request (or batch)' });
+const tags = ['mcp'];
+
+/**
+ * `POST /mcp`: the MCP endpoint, stateless (no session; each POST stands alone), answering JSON. Every plan may
+ * connect: tools above the caller's plan answer a tool error naming the plan to upgrade to.
+ */
+export const mcpRoutes =
+  (core: Core): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    app.post(
+      '/mcp',
+      {
+        config: { surface: 'A', access: { auth: 'required', minTier: 'any' } },
+        schema: {
+          tags,
+          summary: 'MCP over streamable HTTP (JSON-RPC 2.0), stateless',
+          body: JsonRpc,
+          response: { 200: { description: 'JSON-RPC 2.0 response', content: { 'application/json': { schema: {} } } }, ...errorResponses(401) },
+        },
+      },
+      async (request, reply) => {
+        const server = mcpServer({ core, caller: callerOf(request) });
+        const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+        // The transport insists on both types; a plain JSON client is answered in JSON all the same.
+        request.raw.headers.accept = 'application/json, text/event-stream';
+        reply.hijack();
+        for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value);
+        reply.raw.on('close', () => {
+          void transport.close();
+          void server.close();
+        });
+        await server.connect(transport);
+        await transport.handleRequest(request.raw, reply.raw, request.body);
+      },
+    );
+
+    const notAllowed = { jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP endpoint is stateless; send requests with POST' }, id: null };
+    for (const method of ['GET', 'DELETE'] as const) {
+      app.route({
+        method,
+        url: '/mcp',
+        schema: { tags, summary: 'Not supported (stateless endpoint): 405', response: { 405: Type.Object({ jsonrpc: Type.String(), error: Type.Object({ code: Type.Integer(), message: Type.String() }), id: Type.Null() }) } },
+        handler: async (_request, reply) => reply.status(405).header('allow', 'POST').send(notAllowed),
+      });
+    }
+  };

@@ -1,0 +1,26 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { register, type ToolContext } from './tool.js';
+import { accountTools } from './tools/account.js';
+import { analyticsTools } from './tools/analytics.js';
+import { domainTools } from './tools/domains.js';
+import { folderTools } from './tools/folders.js';
+import { linkTools } from './tools/links.js';
+import { qrTools } from './tools/qr.js';
+import { webhookTools } from './tools/webhooks.js';
+import { exportTools } from './tools/exports.js';
+import { organiseTools } from './tools/organise.js';
+
+export const SERVER_INFO = { name: 'snip', version: '1.5.0+1' };
+
+/** Every tool Snip lists, in the order of spec 4.3's groups. */
+export const TOOLS = [...linkTools, ...analyticsTools, ...qrTools, ...folderTools, ...organiseTools, ...domainTools, ...exportTools, ...webhookTools, ...accountTools];
+
+/**
+ * One MCP server per request (the endpoint is stateless), bound to the caller the request authenticated as,
+ * so every tool runs with the tier as it is right now.
+ */
+export function mcpServer(context: ToolContext): McpServer {
+  const server = new McpServer(SERVER_INFO, { capabilities: { tools: {} } });
+  for (const spec of TOOLS) register(server, spec, context);
+  return server;
+}

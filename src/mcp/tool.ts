@@ -1,0 +1,80 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { tierAtLeast, tierLabel } from '../accounts/plans.js';
+import type { Caller } from '../accounts/service.js';
+import type { Core } from '../core.js';
+import { AppError } from '../errors.js';
+
+/**
+ * Who may call a tool, as on REST: `api` needs the plan's API access (Pro and up by default), `pro` and
+ * `builder` a minimum tier, `any` every account (profile, usage, public data).
+ */
+export type ToolTier = 'any' | 'api' | 'pro' | 'builder';
+
+export interface ToolContext {
+  core: Core;
+  caller: Caller;
+}
+
+export interface ToolSpec<S extends z.ZodRawShape> {
+  name: string;
+  description: string;
+  tier: ToolTier;
+  input: S;
+  run: (args: z.infer<z.ZodObject<S>>, context: ToolContext) => Promise<unknown>;
+}
+
+/** Keeps each tool's argument types tied to its schema. */
+export const tool = <S extends z.ZodRawShape>(spec: ToolSpec<S>): ToolSpec<z.ZodRawShape> => spec as unknown as ToolSpec<z.ZodRawShape>;
+
+/** A tool answer that carries an image (the QR code) besides its JSON description. */
+export class ToolImage {
+  constructor(
+    readonly png: Buffer,
+    readonly details: unknown,
+  ) {}
+}
+
+const text = (value: unknown, isError = false): CallToolResult => ({
+  content: [{ type: 'text', text: JSON.stringify(value, null, 2) }],
+  ...(isError ? { isError: true } : {}),
+});
+
+function upgradeNeeded(spec: ToolSpec<z.ZodRawShape>, { core, caller }: ToolContext): string | null {
+  const plan = core.config.plans[caller.tier];
+  if (spec.tier === 'any') return null;
+  if (spec.tier === 'api') return plan.apiAccess ? null : 'Pro';
+  return tierAtLeast(caller.tier, spec.tier) ? null : tierLabel(spec.tier);
+}
+
+/**
+ * Registers a tool whose rules live in the services it calls. A service's AppError becomes a tool error with
+ * the same stable code REST answers; a tool above the caller's plan is a tool error naming the plan to upgrade to.
+ */
+export function register(server: McpServer, spec: ToolSpec<z.ZodRawShape>, context: ToolContext): void {
+  server.registerTool(spec.name, { description: spec.description, inputSchema: spec.input }, (async (args: Record<string, unknown>) => {
+    const needed = upgradeNeeded(spec, context);
+    if (needed) {
+      return text({ error: true, code: 'TIER_REQUIRED', message: `${spec.name} requires the ${needed} plan or higher. Upgrade your plan to use it.` }, true);
+    }
+    try {
+      const result = await spec.run(args as never, context);
+      if (result instanceof ToolImage) {
+        return { content: [{ type: 'image', data: result.png.toString('base64'), mimeType: 'image/png' }, ...text(result.details).content] };
+      }
+      return text(result);
+    } catch (error) {
+      if (error instanceof AppError) return text({ error: true, code: error.code, message: error.message }, true);
+      throw error;
+    }
+  }) as never);
+}
+
+/** Shared argument shapes, described for the model reading them. */
+export const args = {
+  shortPath: z.string().min(1).describe('The short link: its 6-character code, or prefix/slug for a namespaced link'),
+  limit: z.number().int().min(1).max(100).optional().describe('Page size, 1-100 (default 20)'),
+  offset: z.number().int().min(0).optional().describe('Items to skip (default 0)'),
+  dateTime: (what: string) => z.string().describe(`${what}, ISO 8601 date-time (e.g. 2026-12-31T23:59:59Z)`),
+};

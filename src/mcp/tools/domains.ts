@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import { tool } from '../tool.js';
+
+const domain = z.string().describe('Hostname, e.g. links.example.com');
+
+export const domainTools = [
+  tool({
+    name: 'list_domains',
+    description: 'Your custom domains with status, link count and settings (Pro and above).',
+    tier: 'pro',
+    input: {},
+    run: async (_args, { core, caller }) => core.domains.list(caller),
+  }),
+  tool({
+    name: 'add_domain',
+    description: 'Add a custom domain; answers the TXT and CNAME records to create at your DNS provider (Pro and above).',
+    tier: 'pro',
+    input: { domain },
+    run: async ({ domain }, { core, caller }) => core.domains.add(caller, domain),
+  }),
+  tool({
+    name: 'verify_domain',
+    description: 'Look up the domain’s TXT record; once found the domain is verified and activated, ready for links (Pro and above).',
+    tier: 'pro',
+    input: { domain },
+    run: async ({ domain }, { core, caller }) => {
+      const verification = await core.domains.verify(caller, domain);
+      if (!verification.verified || verification.status === 'active') return verification;
+      const activated = await core.domains.activate(caller, domain);
+      return { ...verification, status: activated.status, billing: activated.billing };
+    },
+  }),
+  tool({
+    name: 'update_domain',
+    description: 'Make a domain your default for new links, or set what unknown paths on it show (redirect or HTML) (Pro and above).',
+    tier: 'pro',
+    input: {
+      domain,
+      setDefault: z.boolean().optional(),
+      notFoundPage: z
+        .object({ type: z.enum(['redirect', 'html']), redirectUrl: z.string().optional(), html: z.string().optional() })
+        .nullable()
+        .optional()
+        .describe('redirect: send unknown paths to redirectUrl; html: show this page (max 10,000 characters, scripts removed); null: the standard page'),
+    },
+    run: async ({ domain, ...input }, { core, caller }) => core.domains.update(caller, domain, input),
+  }),
+  tool({
+    name: 'delete_domain',
+    description: 'Remove a custom domain; its links fall back to the default host (Pro and above).',
+    tier: 'pro',
+    input: { domain },
+    run: async ({ domain }, { core, caller }) => {
+      await core.domains.delete(caller, domain);
+      return { success: true };
+    },
+  }),
+];

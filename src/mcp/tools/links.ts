@@ -1,0 +1,112 @@
+import { z } from 'zod';
+import { args, tool } from '../tool.js';
+
+const nullableDate = (what: string) => args.dateTime(what).nullable().optional();
+const blockedCountries = z.array(z.string()).describe('ISO 3166-1 alpha-2 codes whose visitors get a 451 page instead of the redirect');
+
+export const linkTools = [
+  tool({
+    name: 'shorten_url',
+    description: 'Create a short link. Optional: a custom slug (Pro, under your namespace), expiry, click cap, activation time, custom domain, UTM template.',
+    tier: 'api',
+    input: {
+      url: z.string().describe('Destination URL (absolute http or https)'),
+      slug: z.string().optional().describe('Custom slug, 3-50 letters, digits or hyphens; the link becomes <namespace>/<slug>'),
+      expiresAt: args.dateTime('When the link stops redirecting').optional(),
+      maxClicks: z.number().int().min(1).optional().describe('Clicks before the link stops redirecting'),
+      activeFrom: args.dateTime('When the link starts redirecting').optional(),
+      domain: z.string().optional().describe('One of your active custom domains (default: your default domain)'),
+      utmTemplateId: z.string().optional().describe('A UTM template whose utm_* parameters are added to the destination'),
+      blockedCountries: blockedCountries.optional(),
+    },
+    run: async ({ slug, ...input }, { core, caller }) => core.present.detailsA(await core.links.create(caller, { ...input, customSlug: slug })),
+  }),
+  tool({
+    name: 'list_links',
+    description: 'List your short links, newest first, a page at a time; filter by folder, tag, domain, text or a saved view.',
+    tier: 'api',
+    input: {
+      limit: args.limit,
+      offset: args.offset,
+      folderId: z.string().optional().describe('Only links in this folder; "none" for links in no folder'),
+      tag: z.string().optional().describe('Only links with this tag'),
+      domain: z.string().optional().describe('Only links on this custom domain'),
+      search: z.string().optional().describe('Substring of the destination, code or slug'),
+      view: z.string().optional().describe('A saved view id whose filters apply'),
+    },
+    run: async ({ limit, offset, ...filters }, { core, caller }) => {
+      const page = await core.links.list(caller, { limit: limit ?? 20, offset: offset ?? 0, ...filters });
+      return { links: page.links.map((l) => core.present.detailsA(l)), pagination: { limit: page.limit, offset: page.offset, hasMore: page.hasMore } };
+    },
+  }),
+  tool({
+    name: 'get_link',
+    description: 'Details of one of your short links: destination, clicks, expiry, click cap, folder, domain.',
+    tier: 'api',
+    input: { shortPath: args.shortPath },
+    run: async ({ shortPath }, { core, caller }) => core.present.detailsA(await core.links.get(caller, shortPath)),
+  }),
+  tool({
+    name: 'update_link',
+    description: 'Change a link: destination, expiry, click cap, activation time or blocked countries. Only the fields given change; null clears one.',
+    tier: 'api',
+    input: {
+      shortPath: args.shortPath,
+      url: z.string().optional().describe('New destination URL'),
+      expiresAt: nullableDate('New expiry'),
+      maxClicks: z.number().int().min(1).nullable().optional().describe('New click cap; null removes it'),
+      activeFrom: nullableDate('New activation time'),
+      blockedCountries: blockedCountries.nullable().optional(),
+    },
+    run: async ({ shortPath, ...input }, { core, caller }) => core.present.detailsA(await core.links.update(caller, shortPath, input)),
+  }),
+  tool({
+    name: 'delete_link',
+    description: 'Delete a short link permanently (it stops redirecting; this cannot be undone).',
+    tier: 'api',
+    input: { shortPath: args.shortPath },
+    run: async ({ shortPath }, { core, caller }) => {
+      const link = await core.links.delete(caller, shortPath);
+      return { success: true, message: `Deleted ${core.present.shortUrl(link)}` };
+    },
+  }),
+  tool({
+    name: 'bulk_shorten',
+    description: 'Create up to 50 short links at once (Builder plan and above). Each item succeeds or fails on its own.',
+    tier: 'builder',
+    input: {
+      links: z
+        .array(
+          z.object({
+            url: z.string().describe('Destination URL'),
+            slug: z.string().optional().describe('Custom slug'),
+            expiresAt: z.string().optional().describe('ISO 8601 expiry'),
+            maxClicks: z.number().int().min(1).optional(),
+          }),
+        )
+        .min(1)
+        .max(50)
+        .describe('1-50 links to create'),
+    },
+    run: async ({ links }, { core, caller }) => {
+      await core.usage.chargeBulk(caller);
+      const items = links.map(({ slug, ...item }) => ({ ...item, ...(slug === undefined ? {} : { customSlug: slug }) }));
+      const outcomes = await core.links.createMany(caller, items, { maxItems: 50 });
+      const results = outcomes.map((o) =>
+        'link' in o ? { success: true, url: o.url, link: core.present.createdA(o.link) } : { success: false, url: o.url, error: o.error.message, code: o.error.code },
+      );
+      return { total: results.length, succeeded: results.filter((r) => r.success).length, results };
+    },
+  }),
+  tool({
+    name: 'get_recent_clicks',
+    description: 'The most recent clicks on one of your links (up to 100): time, place, browser, OS, device, referrer.',
+    tier: 'api',
+    input: { shortPath: args.shortPath, limit: z.number().int().min(1).max(100).optional().describe('How many, 1-100 (default 20)') },
+    run: async ({ shortPath, limit }, { core, caller }) => {
+      const link = await core.analytics.ownedLink(caller, shortPath);
+      const { totalClicks, clicks } = await core.analytics.recentClicks(link);
+      return { shortCode: link.code, totalClicks, clicks: clicks.slice(0, limit ?? 20) };
+    },
+  }),
+];

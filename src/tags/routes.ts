@@ -1,0 +1,55 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { callerOf } from '../http/access.js';
+import { errorResponses } from '../http/schemas.js';
+import { AddTagBody, LinkTagOneParams, LinkTagParams, LinkTagsResult, TagList } from './schemas.js';
+import type { TagsService } from './service.js';
+
+const SURFACES = [
+  { surface: 'A', links: '/api/v1/links', tags: '/api/v1/tags' },
+  { surface: 'B', links: '/api/links', tags: '/api/tags' },
+] as const;
+
+/** Tags over Description A (/api/v1/links/{shortPath}/tags, /api/v1/tags) and B (/api/links/{shortPath}/tags, /api/tags): the same shapes on both. */
+export const tagRoutes =
+  (tags: TagsService): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    for (const s of SURFACES) {
+      const config = { surface: s.surface, access: { auth: 'required' } } as const;
+      const groups = [`tags (${s.surface})`];
+
+      app.post(
+        `${s.links}/:shortPath/tags`,
+        {
+          config,
+          schema: {
+            tags: groups,
+            summary: 'Tag a link (at most 20 tags); a tag it already has, in any case, changes nothing',
+            params: LinkTagParams,
+            body: AddTagBody,
+            response: { 200: LinkTagsResult, ...errorResponses(400, 403, 404) },
+          },
+        },
+        async (request) => tags.add(callerOf(request), request.params.shortPath, request.body.tag),
+      );
+
+      app.delete(
+        `${s.links}/:shortPath/tags/:tag`,
+        {
+          config,
+          schema: {
+            tags: groups,
+            summary: 'Take a tag (any case) off a link',
+            params: LinkTagOneParams,
+            response: { 200: LinkTagsResult, ...errorResponses(400, 403, 404) },
+          },
+        },
+        async (request) => tags.remove(callerOf(request), request.params.shortPath, request.params.tag),
+      );
+
+      app.get(
+        s.tags,
+        { config, schema: { tags: groups, summary: "The caller's tags with the number of links carrying each", response: { 200: TagList } } },
+        async (request) => tags.list(callerOf(request)),
+      );
+    }
+  };

@@ -1,0 +1,62 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { callerOf } from '../http/access.js';
+import { errorResponses, SuccessMessage } from '../http/schemas.js';
+import { CreateSavedViewBody, SavedViewList, SavedViewObject, SavedViewParams, UpdateSavedViewBody } from './schemas.js';
+import type { SavedViewsService } from './service.js';
+
+const SURFACES = [
+  { surface: 'A', base: '/api/v1/views' },
+  { surface: 'B', base: '/api/views' },
+] as const;
+
+/** Saved views over Description A (/api/v1/views) and B (/api/views): the same shapes on both. */
+export const savedViewRoutes =
+  (views: SavedViewsService): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    for (const { surface, base } of SURFACES) {
+      const config = { surface, access: { auth: 'required' } } as const;
+      const tags = [`saved views (${surface})`];
+
+      app.get(base, { config, schema: { tags, summary: "The caller's saved views, oldest first", response: { 200: SavedViewList } } }, async (request) =>
+        views.list(callerOf(request)),
+      );
+
+      app.post(
+        base,
+        {
+          config,
+          schema: {
+            tags,
+            summary: 'Save a link-list filter under a name; list by it with ?view=<id> on the link list',
+            body: CreateSavedViewBody,
+            response: { 201: SavedViewObject, ...errorResponses(400, 404, 409) },
+          },
+        },
+        async (request, reply) => reply.status(201).send(await views.create(callerOf(request), request.body)),
+      );
+
+      app.patch(
+        `${base}/:id`,
+        {
+          config,
+          schema: {
+            tags,
+            summary: 'Rename a view or replace its filters; only the fields sent change',
+            params: SavedViewParams,
+            body: UpdateSavedViewBody,
+            response: { 200: SavedViewObject, ...errorResponses(400, 404, 409) },
+          },
+        },
+        async (request) => views.update(callerOf(request), request.params.id, request.body),
+      );
+
+      app.delete(
+        `${base}/:id`,
+        { config, schema: { tags, summary: 'Delete a saved view; its links are untouched', params: SavedViewParams, response: { 200: SuccessMessage, ...errorResponses(404) } } },
+        async (request) => {
+          await views.delete(callerOf(request), request.params.id);
+          return { success: true, message: 'Saved view deleted' };
+        },
+      );
+    }
+  };
