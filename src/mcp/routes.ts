@@ -3,6 +3,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { Type } from '@sinclair/typebox';
 import type { Core } from '../core.js';
 import { callerOf } from '../http/access.js';
+import { toAppError } from '../http/error-handler.js';
 import { errorResponses } from '../http/schemas.js';
 import { mcpServer } from './server.js';
 
@@ -16,6 +17,13 @@ const tags = ['mcp'];
 export const mcpRoutes =
   (core: Core): FastifyPluginAsyncTypebox =>
   async (app) => {
+    // JSON-RPC clients expect a JSON-RPC parse error (-32700) for a body that is not JSON; everything else
+    // goes on to the app's error handler.
+    app.setErrorHandler((error, _request, reply) => {
+      if (toAppError(error as Error).code !== 'INVALID_JSON') throw error;
+      return reply.status(400).send({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: the body is not valid JSON' }, id: null });
+    });
+
     app.post(
       '/mcp',
       {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { args, tool } from '../tool.js';
+import { args, requireChange, tool } from '../tool.js';
 
 const utm = (name: string) => z.string().optional().describe(`Value of ${name}`);
 const filters = z
@@ -9,6 +9,8 @@ const filters = z
     domain: z.string().optional().describe('One of your custom domains'),
     search: z.string().optional().describe('Substring of the destination, code or slug'),
   })
+  // Unknown keys reach the service, which refuses them with REST's INVALID_FILTERS.
+  .passthrough()
   .describe('Link-list filters; every one given applies');
 
 export const organiseTools = [
@@ -73,7 +75,10 @@ export const organiseTools = [
     description: 'Rename a saved view or replace its filters.',
     tier: 'api',
     input: { viewId: z.string(), name: z.string().optional(), filters: filters.optional() },
-    run: async ({ viewId, ...input }, { core, caller }) => core.savedViews.update(caller, viewId, input),
+    run: async ({ viewId, ...input }, { core, caller }) => {
+      requireChange(input);
+      return core.savedViews.update(caller, viewId, input);
+    },
   }),
   tool({
     name: 'delete_saved_view',

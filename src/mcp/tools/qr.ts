@@ -17,8 +17,8 @@ export const qrTools = [
       ecc: z.enum(['L', 'M', 'Q', 'H']).optional().describe('Error correction level'),
     },
     run: async ({ shortPath, ...params }, { core, caller }) => {
-      await core.links.get(caller, shortPath); // your own links only
-      const image = await core.qr.image(shortPath, params);
+      const image = await core.qr.image(shortPath, params); // parameters first, as on REST
+      await core.links.get(caller, shortPath); // then: your own links only
       return new ToolImage(image.png, { url: image.url, etag: image.etag, qrUrl: `${core.config.baseUrl}/api/qr/${shortPath}` });
     },
   }),
