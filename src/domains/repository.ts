@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Selectable, type Updateable } from 'kysely';
+import { withAccountLock } from '../db/account-lock.js';
 import type { Dialect } from '../db/database.js';
 import type { Database, DomainsTable } from '../db/schema.js';
 
@@ -10,12 +11,9 @@ export class DomainsRepository {
     private readonly dialect: Dialect,
   ) {}
 
-  /** Runs `work` in a transaction holding the account's row lock (PostgreSQL; SQLite's one writer already serialises). */
+  /** `work` under the account's lock (see withAccountLock): the plan's domain maximum is checked race-free. */
   exclusive<T>(accountId: string, work: (repo: DomainsRepository) => Promise<T>): Promise<T> {
-    return this.db.transaction().execute(async (trx) => {
-      if (this.dialect === 'postgres') await trx.selectFrom('accounts').select('id').where('id', '=', accountId).forUpdate().execute();
-      return work(new DomainsRepository(trx, this.dialect));
-    });
+    return withAccountLock(this.db, this.dialect, accountId, (trx) => work(new DomainsRepository(trx, this.dialect)));
   }
 
   async verifyPending(hostname: string, at: string): Promise<boolean> {

@@ -1,4 +1,5 @@
 import type { Kysely, Selectable, Updateable } from 'kysely';
+import { withAccountLock } from '../db/account-lock.js';
 import type { Dialect } from '../db/database.js';
 import type { Database, FoldersTable } from '../db/schema.js';
 
@@ -12,15 +13,9 @@ export class FoldersRepository {
     private readonly dialect: Dialect,
   ) {}
 
-  /**
-   * Runs `work` in one transaction that holds the account's row lock on PostgreSQL, so two requests checking
-   * the folder limit or a name cannot both pass; on SQLite Kysely's one connection already runs it alone.
-   */
+  /** `work` under the account's lock (see withAccountLock): the folder limit and names are checked race-free. */
   exclusive<T>(accountId: string, work: (repo: FoldersRepository) => Promise<T>): Promise<T> {
-    return this.db.transaction().execute(async (trx) => {
-      if (this.dialect === 'postgres') await trx.selectFrom('accounts').select('id').where('id', '=', accountId).forUpdate().execute();
-      return work(new FoldersRepository(trx, this.dialect));
-    });
+    return withAccountLock(this.db, this.dialect, accountId, (trx) => work(new FoldersRepository(trx, this.dialect)));
   }
 
   /** The account's folders, oldest first, each with its link count: one grouped query, whatever the number of folders. */
