@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, LinkScansTable } from '../db/schema.js';
 import type { Verdict } from './verdict.js';
 
@@ -14,13 +14,49 @@ export class TrustRepository {
     return this.db.selectFrom('link_scans').selectAll().where('link_id', '=', linkId).executeTakeFirst();
   }
 
-  async save(linkId: string, url: string, verdict: Verdict, at: string): Promise<void> {
-    const values = { url, score: verdict.score, status: verdict.status, threats: verdict.threats.join(','), source: verdict.source, scanned_at: at };
-    await this.db
-      .insertInto('link_scans')
-      .values({ link_id: linkId, ...values })
-      .onConflict((oc) => oc.column('link_id').doUpdateSet(values))
-      .execute();
+  /**
+   * Saves many verdicts in one transaction, each only while its link still has the destination that was scanned
+   * (a link re-pointed or deleted meanwhile has its own scan coming). Answers the ids saved.
+   */
+  async saveMany(results: { linkId: string; url: string; verdict: Verdict }[], at: string): Promise<Set<string>> {
+    if (results.length === 0) return new Set();
+    return this.db.transaction().execute(async (trx) => {
+      const saved = new Set<string>();
+      for (const { linkId, url, verdict } of results) {
+        const row = await trx
+          .insertInto('link_scans')
+          .columns(['link_id', 'url', 'score', 'status', 'threats', 'source', 'scanned_at'])
+          .expression((eb) =>
+            eb
+              .selectFrom('links')
+              .select([
+                'links.id',
+                'links.url',
+                sql<number>`cast(${verdict.score} as integer)`.as('score'),
+                sql<string>`cast(${verdict.status} as text)`.as('status'),
+                sql<string>`cast(${verdict.threats.join(',')} as text)`.as('threats'),
+                sql<string>`cast(${verdict.source} as text)`.as('source'),
+                sql<string>`cast(${at} as text)`.as('scanned_at'),
+              ])
+              .where('links.id', '=', linkId)
+              .where('links.url', '=', url),
+          )
+          .onConflict((oc) =>
+            oc.column('link_id').doUpdateSet((eb) => ({
+              url: eb.ref('excluded.url'),
+              score: eb.ref('excluded.score'),
+              status: eb.ref('excluded.status'),
+              threats: eb.ref('excluded.threats'),
+              source: eb.ref('excluded.source'),
+              scanned_at: eb.ref('excluded.scanned_at'),
+            })),
+          )
+          .returning('link_id')
+          .executeTakeFirst();
+        if (row) saved.add(row.link_id);
+      }
+      return saved;
+    });
   }
 
   async delete(linkId: string): Promise<void> {

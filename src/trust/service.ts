@@ -7,7 +7,7 @@ import type { LinkKey, LinksRepository } from '../links/repository.js';
 import { parseShortPath } from '../links/rules.js';
 import type { ScanRow, ScanTarget, TrustRepository } from './repository.js';
 import type { Scanner } from './scanner.js';
-import type { TrustStatus } from './verdict.js';
+import type { TrustStatus, Verdict } from './verdict.js';
 
 /** Spec 2.10's trust score of a link. */
 export interface TrustScore {
@@ -52,6 +52,9 @@ export class TrustService {
   private idle: (() => void)[] = [];
   private closed = false;
   private sweeper: NodeJS.Timeout | null = null;
+  /** Verdicts waiting for their save, and the save under way. */
+  private unsaved: { link: ScanTarget; verdict: Verdict }[] = [];
+  private saving: Promise<void> | null = null;
 
   constructor(
     private readonly repo: TrustRepository,
@@ -108,8 +111,9 @@ export class TrustService {
 
   /** Resolves once every queued scan has finished (tests, shutdown). */
   settle(): Promise<void> {
-    if (this.active === 0 && this.queue.length === 0) return Promise.resolve();
-    return new Promise((resolve) => this.idle.push(resolve));
+    const done = new Promise<void>((resolve) => this.idle.push(resolve));
+    this.checkIdle();
+    return done;
   }
 
   async close(): Promise<void> {
@@ -135,22 +139,47 @@ export class TrustService {
         this.active -= 1;
         this.queued.delete(`${next.id} ${next.url}`);
         this.pump();
-        if (this.active === 0 && this.queue.length === 0) for (const resolve of this.idle.splice(0)) resolve();
+        this.checkIdle();
       });
+    }
+  }
+
+  private checkIdle(): void {
+    if (this.active === 0 && this.queue.length === 0 && this.unsaved.length === 0 && !this.saving) {
+      for (const resolve of this.idle.splice(0)) resolve();
     }
   }
 
   private async scanOne(link: ScanTarget): Promise<void> {
     try {
-      const verdict = await this.scanner.scan(link.url);
-      // The destination may have changed (or the link gone) while the scan ran; that change queued its own scan.
-      const current = await this.links.findById(link.id);
-      if (!current || current.url !== link.url) return;
-      await this.repo.save(link.id, link.url, verdict, this.clock.now().toISOString());
-      this.bus.emit('link.scanned', { link: { id: link.id, code: link.code, namespace: link.namespace, slug: link.slug }, status: verdict.status });
+      this.unsaved.push({ link, verdict: await this.scanner.scan(link.url) });
+      if (!this.saving) this.saving = new Promise((resolve) => setImmediate(resolve)).then(() => this.saveScanned());
     } catch (error) {
-      // Left unscanned in the database: the next start tries again.
+      // Left unscanned in the database: the sweep tries again.
       this.log.error({ err: error, link: link.id }, 'could not scan a link');
+    }
+  }
+
+  /**
+   * The verdicts of one event-loop turn are saved in one transaction: a bulk creation's scans cost a few writes
+   * rather than two queries per link.
+   */
+  private async saveScanned(): Promise<void> {
+    const results = this.unsaved.splice(0);
+    try {
+      const saved = await this.repo.saveMany(
+        results.map((r) => ({ linkId: r.link.id, url: r.link.url, verdict: r.verdict })),
+        this.clock.now().toISOString(),
+      );
+      for (const { link, verdict } of results) {
+        if (saved.has(link.id)) this.bus.emit('link.scanned', { link: { id: link.id, code: link.code, namespace: link.namespace, slug: link.slug }, status: verdict.status });
+      }
+    } catch (error) {
+      this.log.error({ err: error, links: results.length }, 'could not save trust scores');
+    } finally {
+      this.saving = null;
+      if (this.unsaved.length > 0) this.saving = this.saveScanned();
+      this.checkIdle();
     }
   }
 }
