@@ -15,6 +15,11 @@ export class AppError extends Error {
   }
 }
 
+/** An update naming nothing to change is refused, whichever surface sent it (REST, MCP). */
+export function requireChange(input: object): void {
+  if (Object.values(input).every((v) => v === undefined)) throw new AppError(400, 'INVALID_BODY', 'Give at least one field to change');
+}
+
 export const errors = {
   apiKeyRequired: () => new AppError(401, 'API_KEY_REQUIRED', 'An API key is required: send Authorization: Bearer <key>'),
   invalidApiKey: () => new AppError(401, 'INVALID_API_KEY', 'The API key is unknown or has been revoked'),

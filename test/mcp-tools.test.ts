@@ -7,7 +7,7 @@ import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialectName, useTestApp, type BlockApp, type TestUser } from './helpers/app.js';
 import { startTxtServer, type TxtServer } from './helpers/dns-txt.js';
-import { LINKS_A } from './helpers/links.js';
+import { LINKS_A, type LinkA } from './helpers/links.js';
 import {
   callTool,
   Clients,
@@ -36,22 +36,8 @@ const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebK
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 const FIXTURES = path.join(import.meta.dirname, 'fixtures');
 
-interface LinkDetails {
-  id: string;
-  shortUrl: string;
-  shortCode: string;
-  fullPath: string | null;
-  namespace: string | null;
-  long: string;
-  clicks: number;
-  created: string;
-  expiresAt: string | null;
-  maxClicks: number | null;
-  isCustom: boolean;
-  blockedCountries: string[];
-  folderId: string | null;
-  domain: string | null;
-}
+/** What the link tools answer: Description A's link details. */
+type LinkDetails = LinkA;
 
 /** One describe block's app listening on a real port, with SDK clients for its accounts. */
 function mcpBlock(env: Record<string, string> = {}) {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialectName, sharedDatabase, startApp, type TestApp, type TestUser } from './helpers/app.js';
 import { startDnsServer, type DnsServer } from './helpers/dns-server.js';
 import { expectedSignature, startReceiver, waitFor, type Receiver, type ReceivedRequest } from './helpers/receiver.js';
+import type { CreatedWebhook, Delivery, TestResult } from './helpers/webhook-shapes.js';
 
 /**
  * Webhook delivery beyond one process and one DNS answer: the outbox carries pending deliveries and scheduled
@@ -11,31 +12,6 @@ import { expectedSignature, startReceiver, waitFor, type Receiver, type Received
 
 const HOOKS = '/api/v1/webhooks';
 const LINKS = '/api/v1/links';
-
-interface CreatedWebhook {
-  id: string;
-  url: string;
-  secret: string;
-}
-
-interface Delivery {
-  id: string;
-  event: string;
-  status: 'pending' | 'delivered' | 'abandoned';
-  attempts: number;
-  lastStatus: number | null;
-  lastError: string | null;
-  createdAt: string;
-  nextAttemptAt: string | null;
-  finishedAt: string | null;
-}
-
-interface TestResult {
-  success: boolean;
-  statusCode: number;
-  durationMs: number;
-  error: string | null;
-}
 
 async function createWebhook(t: TestApp, user: TestUser, url: string, events: string[]): Promise<CreatedWebhook> {
   const res = await t.as(user, { method: 'POST', url: HOOKS, payload: { url, events } });

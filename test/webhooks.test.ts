@@ -4,6 +4,7 @@ import { expectError } from './helpers/api-errors.js';
 import { dialectName, useTestApp, type TestApp, type TestUser } from './helpers/app.js';
 import { linkApi, LINKS_A, LINKS_B, type CreatedLinkA, type LinkA, type LinkB } from './helpers/links.js';
 import { closedPort, expectedSignature, startReceiver, waitFor, type Receiver, type ReceivedRequest } from './helpers/receiver.js';
+import type { CreatedWebhook, Delivery, TestResult, WebhookObject } from './helpers/webhook-shapes.js';
 
 /**
  * Webhooks (spec section 6): the routes under A's /api/v1/webhooks and B's /api/webhooks, the seven events
@@ -26,40 +27,6 @@ const LONDON_IP = '81.2.69.142';
 const US_IP = '8.8.8.8';
 
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
-
-interface WebhookObject {
-  id: string;
-  url: string;
-  name: string;
-  events: string[];
-  enabled: boolean;
-  createdAt: string;
-  lastDeliveryAt: string | null;
-  lastStatus: number | null;
-}
-
-interface CreatedWebhook extends WebhookObject {
-  secret: string;
-}
-
-interface Delivery {
-  id: string;
-  event: string;
-  status: 'pending' | 'delivered' | 'abandoned';
-  attempts: number;
-  lastStatus: number | null;
-  lastError: string | null;
-  createdAt: string;
-  nextAttemptAt: string | null;
-  finishedAt: string | null;
-}
-
-interface TestResult {
-  success: boolean;
-  statusCode: number;
-  durationMs: number;
-  error: string | null;
-}
 
 /** A delivery body as the receiver got it. */
 interface Payload {

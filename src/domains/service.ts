@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Plans } from '../accounts/plans.js';
 import type { Caller } from '../accounts/service.js';
 import type { Clock } from '../clock.js';
-import { AppError } from '../errors.js';
+import { AppError, requireChange } from '../errors.js';
 import type { EventBus } from '../events/bus.js';
 import type { Dns } from '../net/dns.js';
 import { checkNotFoundPage, type NotFoundPage } from './not-found-page.js';
@@ -150,6 +150,7 @@ export class DomainsService {
   }
 
   async update(caller: Caller, raw: string, input: { setDefault?: unknown; notFoundPage?: unknown }): Promise<DomainItem> {
+    requireChange(input);
     const row = await this.owned(caller, raw);
     if (input.setDefault !== undefined && typeof input.setDefault !== 'boolean') throw new AppError(400, 'INVALID_SET_DEFAULT', 'setDefault must be true or false');
     if (input.setDefault === true && row.status !== 'active') throw new AppError(400, 'DOMAIN_NOT_ACTIVE', 'Only an active domain can be the default');

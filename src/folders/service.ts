@@ -1,7 +1,7 @@
 import type { Plans } from '../accounts/plans.js';
 import type { Caller } from '../accounts/service.js';
 import type { Clock } from '../clock.js';
-import { errors } from '../errors.js';
+import { errors, requireChange } from '../errors.js';
 import { newId } from '../ids.js';
 import type { LinksRepository } from '../links/repository.js';
 import { parseShortPath } from '../links/rules.js';
@@ -64,6 +64,7 @@ export class FoldersService {
 
   /** Only the fields present change; a null color removes the colour. */
   async update(caller: Caller, id: string, input: FolderInput, rule: NameRule = DEFAULT_NAME_RULE): Promise<Folder> {
+    requireChange(input);
     const patch: FolderPatch = {};
     if (input.name !== undefined) {
       // A folder always has a name: null is refused here rather than read as "unchanged".

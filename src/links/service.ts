@@ -1,7 +1,7 @@
 import type { Plans } from '../accounts/plans.js';
 import type { Caller } from '../accounts/service.js';
 import type { Clock } from '../clock.js';
-import { errors } from '../errors.js';
+import { errors, requireChange } from '../errors.js';
 import type { EventBus } from '../events/bus.js';
 import { folderErrors } from '../folders/errors.js';
 import { checkTag } from '../tags/rules.js';
@@ -113,6 +113,7 @@ export class LinksService {
   }
 
   async update(caller: Caller, shortPath: string, input: UpdateLinkInput): Promise<Link> {
+    requireChange(input);
     const previous = await this.get(caller, shortPath);
     const patch: LinkPatch = {};
     if (input.url !== undefined) patch.url = checkDestination(input.url, this.ownHostnames);

@@ -71,11 +71,6 @@ export function register(server: McpServer, spec: ToolSpec<z.ZodRawShape>, conte
   }) as never);
 }
 
-/** An update tool called with nothing to change: refused, as REST refuses an empty PATCH body. */
-export function requireChange(input: Record<string, unknown>): void {
-  if (Object.values(input).every((v) => v === undefined)) throw new AppError(400, 'INVALID_BODY', 'Give at least one field to change');
-}
-
 /** Shared argument shapes, described for the model reading them. */
 export const args = {
   shortPath: z.string().min(1).describe('The short link: its 6-character code, or prefix/slug for a namespaced link'),

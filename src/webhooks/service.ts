@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Plans } from '../accounts/plans.js';
 import type { Caller } from '../accounts/service.js';
 import type { Clock } from '../clock.js';
-import { AppError } from '../errors.js';
+import { AppError, requireChange } from '../errors.js';
 import type { DomainEvents, EventBus, LinkSummary } from '../events/bus.js';
 import { newId } from '../ids.js';
 import { toLink } from '../links/link.js';
@@ -188,6 +188,7 @@ export class WebhookService {
   }
 
   async update(caller: Caller, id: string, input: UpdateWebhookInput): Promise<Webhook> {
+    requireChange(input);
     const current = await this.owned(caller, id);
     const url = input.url === undefined ? current.url : checkWebhookUrl(input.url, this.allowPrivate);
     const events = input.events === undefined ? current.events : checkEvents(input.events).join(',');

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { requireChange, tool } from '../tool.js';
+import { tool } from '../tool.js';
 
 const domain = z.string().describe('Hostname, e.g. links.example.com');
 
@@ -43,10 +43,7 @@ export const domainTools = [
         .optional()
         .describe('redirect: send unknown paths to redirectUrl; html: show this page (max 10,000 characters, scripts removed); null: the standard page'),
     },
-    run: async ({ domain, ...input }, { core, caller }) => {
-      requireChange(input);
-      return core.domains.update(caller, domain, input);
-    },
+    run: async ({ domain, ...input }, { core, caller }) => core.domains.update(caller, domain, input),
   }),
   tool({
     name: 'delete_domain',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { args, requireChange, tool } from '../tool.js';
+import { args, tool } from '../tool.js';
 
 const color = z.string().nullable().optional().describe('Colour as #RRGGBB; null removes it');
 
@@ -23,10 +23,7 @@ export const folderTools = [
     description: 'Rename a folder or change its colour.',
     tier: 'api',
     input: { folderId: z.string(), name: z.string().optional(), color },
-    run: async ({ folderId, ...input }, { core, caller }) => {
-      requireChange(input);
-      return core.folders.update(caller, folderId, input);
-    },
+    run: async ({ folderId, ...input }, { core, caller }) => core.folders.update(caller, folderId, input),
   }),
   tool({
     name: 'delete_folder',

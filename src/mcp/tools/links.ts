@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { args, requireChange, tool } from '../tool.js';
+import { args, tool } from '../tool.js';
 
 const nullableDate = (what: string) => args.dateTime(what).nullable().optional();
 const blockedCountries = z.array(z.string()).describe('ISO 3166-1 alpha-2 codes whose visitors get a 451 page instead of the redirect');
@@ -58,10 +58,7 @@ export const linkTools = [
       activeFrom: nullableDate('New activation time'),
       blockedCountries: blockedCountries.nullable().optional(),
     },
-    run: async ({ shortPath, ...input }, { core, caller }) => {
-      requireChange(input);
-      return core.present.detailsA(await core.links.update(caller, shortPath, input));
-    },
+    run: async ({ shortPath, ...input }, { core, caller }) => core.present.detailsA(await core.links.update(caller, shortPath, input)),
   }),
   tool({
     name: 'delete_link',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { args, requireChange, tool } from '../tool.js';
+import { requireChange } from '../../errors.js';
+import { args, tool } from '../tool.js';
 
 const utm = (name: string) => z.string().optional().describe(`Value of ${name}`);
 const filters = z
@@ -76,6 +77,7 @@ export const organiseTools = [
     tier: 'api',
     input: { viewId: z.string(), name: z.string().optional(), filters: filters.optional() },
     run: async ({ viewId, ...input }, { core, caller }) => {
+      // The views service treats an empty change as "nothing to do"; a tool call naming nothing is a mistake.
       requireChange(input);
       return core.savedViews.update(caller, viewId, input);
     },

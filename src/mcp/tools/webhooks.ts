@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { WEBHOOK_EVENTS } from '../../webhooks/events.js';
-import { requireChange, tool } from '../tool.js';
+import { tool } from '../tool.js';
 
 const events = z.array(z.string()).describe(`Full event names: ${WEBHOOK_EVENTS.join(', ')}`);
 
@@ -24,10 +24,7 @@ export const webhookTools = [
     description: 'Change a webhook’s URL, events or name, or enable/disable it.',
     tier: 'api',
     input: { webhookId: z.string(), url: z.string().optional(), events: events.optional(), name: z.string().optional(), enabled: z.boolean().optional() },
-    run: async ({ webhookId, ...input }, { core, caller }) => {
-      requireChange(input);
-      return core.webhooks.update(caller, webhookId, input);
-    },
+    run: async ({ webhookId, ...input }, { core, caller }) => core.webhooks.update(caller, webhookId, input),
   }),
   tool({
     name: 'test_webhook',
