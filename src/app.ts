@@ -26,6 +26,7 @@ import { tagRoutes } from './tags/routes.js';
 import { utmTemplateRoutes } from './utm/routes.js';
 import { savedViewRoutes } from './views/routes.js';
 import { exportRoutes } from './exports/routes.js';
+import { homeRoutes } from './http/home.js';
 
 const acceptAnyUriFormat = <T extends { addFormat(name: string, format: true): T }>(ajv: T): T => ajv.addFormat('uri', true);
 
@@ -40,8 +41,8 @@ export async function buildApp(config: Config, options: CoreOptions = {}): Promi
   const app = Fastify({
     loggerInstance: logger,
     trustProxy: config.trustProxy,
-    // Per-request logs only at debug and below: on the redirect path they would cost more than the redirect.
-    logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace' }),
+    // Fastify's own request lines are at info level; Snip logs its own at debug instead (below).
+    logController: new LogController({ disableRequestLogging: true }),
     ajv: {
       // Destinations are checked by the link rules (which also refuse javascript: and friends), not by Ajv's
       // stricter RFC 3986 format, which would reject URLs that browsers accept.
@@ -54,6 +55,16 @@ export async function buildApp(config: Config, options: CoreOptions = {}): Promi
   const core = await createCore(config, logger, options);
   app.addHook('onClose', async () => core.close());
 
+  // Per-request lines only at debug and below: on the redirect path they would cost more than the redirect.
+  if (config.logLevel === 'debug' || config.logLevel === 'trace') {
+    app.addHook('onRequest', async (request) => {
+      app.log.debug({ reqId: request.id, method: request.method, url: request.url }, 'incoming request');
+    });
+    app.addHook('onResponse', async (request, reply) => {
+      const line = { reqId: request.id, method: request.method, url: request.url, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 };
+      app.log.debug(line, 'request completed');
+    });
+  }
   registerErrorHandling(app);
   await registerOpenApi(app, config.baseUrl);
   registerAccess(app, core.accounts, core.usage, config.plans);
@@ -84,6 +95,7 @@ export async function buildApp(config: Config, options: CoreOptions = {}): Promi
   await app.register(linkScanRoutes(core.trust));
   await app.register(domainRoutes(core.domains));
   await app.register(mcpRoutes(core));
+  await app.register(homeRoutes({ baseUrl: config.baseUrl, rootRedirect: config.rootRedirect }));
   const hosts = { ownHosts: new Set([new URL(config.baseUrl).hostname]), activeDomain: (host: string) => core.domains.activeDomain(host) };
   await app.register(redirectRoutes(core.redirects, config.redirectStatus, preview, hosts));
   await app.ready();

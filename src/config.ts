@@ -31,6 +31,10 @@ export interface Config {
   threatListFile: string | null;
   /** The hostname custom domains point their CNAME record at (BASE_URL's host unless set). */
   cnameTarget: string;
+  /** Where `GET /` on Snip's own host sends visitors; unset, a small page says what this server is. */
+  rootRedirect: string | null;
+  /** How long start-up keeps trying to reach PostgreSQL before it gives up (a database starting alongside). */
+  databaseStartTimeoutMs: number;
 }
 
 /** A setting that cannot be used; start stops with this message, which names the variable. */
@@ -75,6 +79,14 @@ function httpUrl(name: string, raw: string): string {
   }
   if (parsed.search || parsed.hash) throw new ConfigError(name, 'must not carry a query or fragment');
   return parsed.toString().replace(/\/+$/, '');
+}
+
+function rootRedirect(env: Env): string | null {
+  const raw = env.ROOT_REDIRECT;
+  if (raw === undefined || raw === '') return null;
+  const url = URL.parse(raw);
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw new ConfigError('ROOT_REDIRECT', `expected an http:// or https:// URL, got "${raw}"`);
+  return url.toString();
 }
 
 function databaseUrl(env: Env): string | null {
@@ -147,6 +159,22 @@ function dnsResolver(env: Env): string | null {
   return raw;
 }
 
+/**
+ * The settings of a process started by an operator (the server or the CLI): its environment, plus a `.env` file
+ * in the working directory for any variable the environment leaves unset. Both read the same file, so the CLI
+ * builds the same short URLs and opens the same database as the server.
+ */
+export function operatorEnvironment(file = '.env'): Env {
+  if (fs.existsSync(file)) {
+    try {
+      process.loadEnvFile(file);
+    } catch (error) {
+      throw new ConfigError(path.resolve(file), `cannot be read: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  return process.env;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = integer(env, 'PORT', 3000, 0, 65535);
   const logLevel = env.LOG_LEVEL || 'info';
@@ -175,5 +203,7 @@ export function loadConfig(env: Env = process.env): Config {
     safeBrowsingUrl: env.SAFE_BROWSING_URL ? httpUrl('SAFE_BROWSING_URL', env.SAFE_BROWSING_URL) : null,
     threatListFile: threatListFile(env),
     cnameTarget: cnameTarget(env, baseUrl),
+    rootRedirect: rootRedirect(env),
+    databaseStartTimeoutMs: integer(env, 'DATABASE_START_TIMEOUT', 30, 0, 3600) * 1000,
   };
 }

@@ -81,13 +81,21 @@ export interface Core {
 
 export async function createCore(config: Config, log: FastifyBaseLogger, options: CoreOptions = {}): Promise<Core> {
   const clock = options.clock ?? systemClock;
-  const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, pgSchema: options.pgSchema });
+  const database = await openDatabase({
+    dataDir: config.dataDir,
+    databaseUrl: config.databaseUrl,
+    pgSchema: options.pgSchema,
+    startTimeoutMs: config.databaseStartTimeoutMs,
+    onWaiting: (message) => log.warn(message),
+  });
   const bus = new EventBus();
   const linksRepo = new LinksRepository(database.db);
   const ownHostnames = new Set([new URL(config.baseUrl).hostname.toLowerCase()]);
   const now = () => clock.now().getTime();
-  const redis = config.redisUrl ? new RedisCounterStore(config.redisUrl) : null;
-  const fastCounters: CounterStore = redis ?? new MemoryCounterStore(now);
+  const memoryCounters = new MemoryCounterStore(now);
+  const redis = config.redisUrl ? new RedisCounterStore(config.redisUrl, memoryCounters, log) : null;
+  await redis?.firstContact();
+  const fastCounters: CounterStore = redis ?? memoryCounters;
   const durableCounters = new DatabaseCounterStore(database.db, now);
   await durableCounters.sweep();
   const usage = new UsageService(config.plans, fastCounters, durableCounters, clock, log);
@@ -114,9 +122,9 @@ export async function createCore(config: Config, log: FastifyBaseLogger, options
   // Listening before recovery, so the clicks a crash left behind are announced too.
   await webhooks.listen(bus);
   const safeBrowsing = config.safeBrowsingApiKey ? new SafeBrowsingClient(config.safeBrowsingApiKey, config.safeBrowsingUrl ?? undefined) : null;
-  const scanner = new Scanner(new LocalThreatList(config.threatListFile), safeBrowsing, log);
+  const scanner = new Scanner(new LocalThreatList(config.threatListFile), safeBrowsing);
   const trust = new TrustService(new TrustRepository(database.db), linksRepo, scanner, bus, clock, log);
-  const recovered = await clicks.recoverOrphans(journalRoot);
+  await clicks.recoverOrphans(journalRoot);
   const expiry = new ExpirySweeper(linksRepo, bus, clock, log);
   // The background work belongs to the server: a short-lived CLI process leaves it to the server, which picks
   // up what the CLI did (outbox rows, links owed a scan) from the database.
@@ -126,7 +134,6 @@ export async function createCore(config: Config, log: FastifyBaseLogger, options
     expiry.start();
     dispatcher.start();
   }
-  if (recovered > 0) log.info({ recovered }, 'recovered clicks from an interrupted run');
   const tags = new TagsService(new TagsRepository(database.db, database.dialect), linksRepo, clock);
   const utmTemplates = new UtmTemplatesService(new UtmTemplatesRepository(database.db), clock);
   const savedViews = new SavedViewsService(new SavedViewsRepository(database.db), linksRepo, clock);

@@ -1,17 +1,19 @@
+import type { AddressInfo } from 'node:net';
 import { buildApp } from './app.js';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig, operatorEnvironment } from './config.js';
+import { describeRuntime } from './runtime/describe.js';
+import { StartupError } from './runtime/startup-error.js';
+
+/** Start-up failures an operator can fix print one sentence; anything else keeps its stack for a bug report. */
+function failStart(error: unknown): never {
+  const known = error instanceof ConfigError || error instanceof StartupError;
+  const text = known ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error);
+  process.stderr.write(`Snip cannot start: ${text}\n`);
+  process.exit(1);
+}
 
 async function main(): Promise<void> {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\n`);
-      process.exit(1);
-    }
-    throw error;
-  }
+  const config = loadConfig(operatorEnvironment());
   const { app } = await buildApp(config);
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -24,6 +26,7 @@ async function main(): Promise<void> {
     try {
       await app.close(); // stops accepting, waits for in-flight requests, then drains clicks and closes the database
       clearInterval(reaper);
+      app.log.info('stopped');
       process.exit(0);
     } catch (error) {
       app.log.error({ err: error }, 'shutdown failed');
@@ -32,10 +35,25 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
-  await app.listen({ port: config.port, host: config.host });
+  // Listening on the bare server rather than app.listen(): Fastify logs one line per network interface, and the
+  // operator gets one line that says everything instead.
+  await new Promise<void>((resolve, reject) => {
+    app.server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        error.code === 'EADDRINUSE' || error.code === 'EACCES' || error.code === 'EADDRNOTAVAIL'
+          ? new StartupError(`cannot listen on ${config.host}:${config.port} (${error.code}): set PORT or HOST to an address this process may use`)
+          : error,
+      ),
+    );
+    app.server.listen({ port: config.port, host: config.host }, () => {
+      app.server.removeAllListeners('error');
+      resolve();
+    });
+  });
+  const address = app.server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const runtime = describeRuntime(config, `http://${host}:${address.port}`);
+  app.log.info(runtime, `Snip ${runtime.version} listening on ${runtime.listening}`);
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`Snip failed to start: ${error instanceof Error ? error.stack : String(error)}\n`);
-  process.exit(1);
-});
+main().catch(failStart);

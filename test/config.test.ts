@@ -28,6 +28,8 @@ describe('loadConfig', () => {
       safeBrowsingUrl: null,
       threatListFile: null,
       cnameTarget: 'localhost',
+      rootRedirect: null,
+      databaseStartTimeoutMs: 30_000,
     });
     expect(path.isAbsolute(config.dataDir)).toBe(true);
   });
@@ -59,6 +61,8 @@ describe('loadConfig', () => {
       SAFE_BROWSING_API_KEY: 'key-1',
       SAFE_BROWSING_URL: 'http://127.0.0.1:9000/',
       CNAME_TARGET: 'Custom.Sho.rt.',
+      ROOT_REDIRECT: 'https://example.org/about?from=snip',
+      DATABASE_START_TIMEOUT: '5',
     });
     expect(config).toEqual({
       port: 4000,
@@ -78,6 +82,8 @@ describe('loadConfig', () => {
       safeBrowsingUrl: 'http://127.0.0.1:9000',
       threatListFile: null,
       cnameTarget: 'custom.sho.rt',
+      rootRedirect: 'https://example.org/about?from=snip',
+      databaseStartTimeoutMs: 5_000,
       plans: { ...DEFAULT_PLANS, pro: { ...DEFAULT_PLANS.pro, requestsPerHour: null, requestsPerMonth: null, requestsPerMinute: null, linksPerDay: null, bulkRequestsPerHour: null }, builder: expect.objectContaining({ requestsPerHour: null, webhooks: 10 }), free: expect.objectContaining({ linksPerDay: null, folders: 5 }) },
     });
   });
@@ -125,6 +131,9 @@ describe('loadConfig', () => {
     ['REDIRECT_STATUS', 'found'],
     ['LOG_LEVEL', 'verbose'],
     ['REDIS_URL', 'http://cache:6379'],
+    ['ROOT_REDIRECT', 'ftp://example.org'],
+    ['ROOT_REDIRECT', 'not a url'],
+    ['DATABASE_START_TIMEOUT', 'soon'],
     ['PLANS_FILE', '/nonexistent/plans.json'],
     ['PLANS_FILE', fixture('bad-plans-negative.json')],
     ['PLANS_FILE', fixture('bad-plans-unknown-tier.json')],

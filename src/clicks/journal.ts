@@ -134,8 +134,11 @@ export class ClickJournal {
     return adopted;
   }
 
-  /** Every visit in a journal after `from`, in order, and the position where the readable part ends. */
-  static read(dir: string, from: JournalPosition | null): { visits: Visit[]; end: JournalPosition } {
+  /**
+   * Every visit in a journal after `from`, in order, the position where the readable part ends, and how many
+   * segment files were read.
+   */
+  static read(dir: string, from: JournalPosition | null): { visits: Visit[]; end: JournalPosition; segments: number } {
     const visits: Visit[] = [];
     let end: JournalPosition = from ?? { segment: 0, offset: 0 };
     const segments = fs
@@ -143,8 +146,10 @@ export class ClickJournal {
       .filter((f) => f.startsWith('segment-'))
       .map((f) => Number(f.slice(8, 16)))
       .sort((a, b) => a - b);
+    let read = 0;
     for (const n of segments) {
       if (from && n < from.segment) continue;
+      read += 1;
       const data = fs.readFileSync(path.join(dir, segmentName(n)));
       const start = from && n === from.segment ? from.offset : 0;
       const readable = data.subarray(0, data.lastIndexOf(0x0a) + 1); // a torn last line was never acknowledged
@@ -155,7 +160,7 @@ export class ClickJournal {
       }
       end = { segment: n, offset: Math.max(start, readable.length) };
     }
-    return { visits, end };
+    return { visits, end, segments: read };
   }
 
   static remove(dir: string, id: string): void {

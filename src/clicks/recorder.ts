@@ -1,4 +1,5 @@
 import { hash, randomBytes } from 'node:crypto';
+import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { isTier, type Plans } from '../accounts/plans.js';
 import type { Clock } from '../clock.js';
@@ -51,6 +52,8 @@ export class ClickRecorder {
   private sequence = 0;
   /** Today's visitor hashes of recent visitors (the hash runs on the redirect path). */
   private readonly visitors = new Map<string, string>();
+  /** Whether the last commit failed (its visits wait for the next try). */
+  private commitFailing = false;
 
   constructor(
     private readonly journal: ClickJournal,
@@ -131,15 +134,22 @@ export class ClickRecorder {
     await this.repo.dropCheckpoint(this.journal.id);
   }
 
-  /** Commits what crashed or killed processes left in their journals under `root` (at start, before serving). */
+  /**
+   * Commits what crashed or killed processes left in their journals under `root` (at start, before serving), and
+   * logs one line per journal that held clicks to recover. Answers how many clicks were recovered.
+   */
   async recoverOrphans(root: string): Promise<number> {
     let recovered = 0;
     for (const orphan of ClickJournal.adoptOrphans(root)) {
-      const { visits, end } = ClickJournal.read(orphan.dir, await this.repo.checkpoint(orphan.id));
+      const { visits, end, segments } = ClickJournal.read(orphan.dir, await this.repo.checkpoint(orphan.id));
       await this.replay(visits, orphan.id, end);
       ClickJournal.remove(orphan.dir, orphan.id);
       await this.repo.dropCheckpoint(orphan.id);
       recovered += visits.length;
+      // A journal whose clicks were all committed before its process died had nothing to recover: no line.
+      if (visits.length > 0) {
+        this.log.info({ journal: orphan.id, directory: path.join(root, orphan.id), segments, clicks: visits.length }, 'click journal recovered');
+      }
     }
     return recovered;
   }
@@ -159,8 +169,11 @@ export class ClickRecorder {
     try {
       await this.repo.commit(await this.batch(visits, { journalId: this.journal.id, position }));
     } catch (error) {
-      // Still in the journal: the next start replays them. Keep them queued to try again meanwhile.
-      this.log.error({ err: error, visits: visits.length }, 'could not commit clicks; will retry');
+      // Still in the journal: the next start replays them. Keep them queued to try again meanwhile; the retries
+      // come every second, so only the first failure of a run of them is an error.
+      if (this.commitFailing) this.log.debug({ err: error, visits: visits.length }, 'could not commit clicks again; will retry');
+      else this.log.error({ err: error, visits: visits.length }, 'could not commit clicks; will retry');
+      this.commitFailing = true;
       this.pending = [...visits, ...this.pending];
       if (!this.scheduled) {
         this.scheduled = true;
@@ -170,6 +183,8 @@ export class ClickRecorder {
       }
       return;
     }
+    if (this.commitFailing) this.log.info({ visits: visits.length }, 'clicks committed again');
+    this.commitFailing = false;
     // Committed: from here on nothing may put these visits back in the queue.
     try {
       this.journal.compact(position);

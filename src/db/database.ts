@@ -4,6 +4,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteAdapter, SqliteDialect, sql, type DialectAdapter, type MigrationProvider } from 'kysely';
 import pg from 'pg';
 import { migrations } from './migrations/index.js';
+import { waitForPostgres } from './postgres-start.js';
 import type { Database } from './schema.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -18,6 +19,10 @@ export interface DatabaseOptions {
   databaseUrl: string | null;
   /** PostgreSQL schema to work in (tests isolate themselves this way); created when missing. */
   pgSchema?: string;
+  /** How long to wait for a PostgreSQL that is not reachable yet (0: fail at once). */
+  startTimeoutMs?: number;
+  /** Told once when start-up begins to wait for PostgreSQL. */
+  onWaiting?: (message: string) => void;
 }
 
 /**
@@ -107,6 +112,7 @@ export async function migrate(db: Kysely<Database>, dialect: Dialect): Promise<v
 
 /** Opens the database the settings name and brings it to the latest migration. */
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
+  if (options.databaseUrl) await waitForPostgres(options.databaseUrl, { timeoutMs: options.startTimeoutMs ?? 0, onWaiting: options.onWaiting });
   const handle = options.databaseUrl
     ? await openPostgres(options.databaseUrl, options.pgSchema)
     : openSqlite(options.dataDir);

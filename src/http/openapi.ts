@@ -1,4 +1,5 @@
 import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { ErrorBody, errorResponses, RateLimitBodyB } from './schemas.js';
 
@@ -16,6 +17,8 @@ declare module 'fastify' {
 export async function registerOpenApi(app: FastifyInstance, baseUrl: string): Promise<void> {
   app.decorate('registeredRoutes', [] as string[]);
   app.addHook('onRoute', (route: RouteOptions) => {
+    // The API reference's own pages and scripts (/docs/*) are not part of the API.
+    if ((route.schema as { hide?: boolean } | undefined)?.hide) return;
     for (const method of [route.method].flat()) if (method !== 'HEAD') app.registeredRoutes.push(`${method} ${route.url}`);
     const access = route.config?.access;
     if (!access || access.auth === 'none') return;
@@ -38,6 +41,9 @@ export async function registerOpenApi(app: FastifyInstance, baseUrl: string): Pr
       components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key: snip_...' } } },
     },
   });
+
+  // The interactive reference at /docs, served from the package itself (no CDN).
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
 
   app.get(
     '/openapi.yaml',

@@ -12,6 +12,8 @@ export const EXPIRY_SWEEP_MS = 15_000;
  */
 export class ExpirySweeper {
   private timer: NodeJS.Timeout | null = null;
+  /** Whether the last periodic sweep failed: logged when sweeps start failing and when they recover, not every tick. */
+  private failing = false;
 
   constructor(
     private readonly repo: LinksRepository,
@@ -21,12 +23,24 @@ export class ExpirySweeper {
   ) {}
 
   start(): void {
-    this.timer = setInterval(() => void this.sweep().catch((error: unknown) => this.log.error({ err: error }, 'expiry sweep failed')), EXPIRY_SWEEP_MS);
+    this.timer = setInterval(() => void this.sweepAgain(), EXPIRY_SWEEP_MS);
     this.timer.unref();
   }
 
   stop(): void {
     if (this.timer) clearInterval(this.timer);
+  }
+
+  private async sweepAgain(): Promise<void> {
+    try {
+      await this.sweep();
+      if (this.failing) this.log.info('expiry sweeps work again');
+      this.failing = false;
+    } catch (error) {
+      if (this.failing) this.log.debug({ err: error }, 'expiry sweep failed again');
+      else this.log.error({ err: error }, 'expiry sweep failed; retrying every sweep');
+      this.failing = true;
+    }
   }
 
   /** One pass; returns how many links it announced. */

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import path from 'node:path';
+import { assetPath } from '../runtime/package-root.js';
 import { SEVERE, type Finding } from './verdict.js';
 
 const UNRESERVED = /[A-Za-z0-9\-._~]/;
@@ -25,7 +25,7 @@ interface Entry {
   pathPrefix: string | null;
 }
 
-const BUILT_IN = path.join(import.meta.dirname, 'threat-list.txt');
+const BUILT_IN = assetPath('threat-list.txt');
 
 function parse(text: string, file: string): Entry[] {
   const entries: Entry[] = [];

@@ -6,7 +6,7 @@ import { toLink, type Link } from '../links/link.js';
 import type { LinkKey, LinksRepository } from '../links/repository.js';
 import { parseShortPath } from '../links/rules.js';
 import type { ScanRow, ScanTarget, TrustRepository } from './repository.js';
-import type { Scanner } from './scanner.js';
+import { errorMessage, type Scanner } from './scanner.js';
 import type { TrustStatus, Verdict } from './verdict.js';
 
 /** Spec 2.10's trust score of a link. */
@@ -55,6 +55,13 @@ export class TrustService {
   /** Verdicts waiting for their save, and the save under way. */
   private unsaved: { link: ScanTarget; verdict: Verdict }[] = [];
   private saving: Promise<void> | null = null;
+  /**
+   * `id url` of scans that threw and are left owed: the sweep retries them every SWEEP_MS, and the log says so
+   * once per link and destination, not once per retry.
+   */
+  private readonly failing = new Set<string>();
+  /** Whether the last sweep failed, so a failing database is logged when it starts failing and when it is back. */
+  private sweepFailing = false;
 
   constructor(
     private readonly repo: TrustRepository,
@@ -80,12 +87,25 @@ export class TrustService {
   async start(): Promise<void> {
     await this.sweep(null);
     const recent = () => new Date(this.clock.now().getTime() - RECENT_MS).toISOString();
-    this.sweeper = setInterval(() => void this.sweep(recent()).catch((err: unknown) => this.log.error({ err }, 'could not look for unscanned links')), SWEEP_MS);
+    this.sweeper = setInterval(() => void this.sweepAgain(recent()), SWEEP_MS);
     this.sweeper.unref();
   }
 
   private async sweep(since: string | null): Promise<void> {
     for (const link of await this.repo.owed(1_000, since)) this.enqueue(link);
+  }
+
+  /** A periodic sweep: a failure is logged once when sweeps start failing (then at debug), and once when they recover. */
+  private async sweepAgain(since: string): Promise<void> {
+    try {
+      await this.sweep(since);
+      if (this.sweepFailing) this.log.info('looking for unscanned links works again');
+      this.sweepFailing = false;
+    } catch (err) {
+      if (this.sweepFailing) this.log.debug({ err }, 'could not look for unscanned links');
+      else this.log.error({ err }, 'could not look for unscanned links; retrying every sweep');
+      this.sweepFailing = true;
+    }
   }
 
   async score(shortCode: string): Promise<TrustScore> {
@@ -151,12 +171,28 @@ export class TrustService {
   }
 
   private async scanOne(link: ScanTarget): Promise<void> {
+    const key = `${link.id} ${link.url}`;
     try {
-      this.unsaved.push({ link, verdict: await this.scanner.scan(link.url) });
+      const { verdict, failures } = await this.scanner.scan(link.url);
+      this.failing.delete(key);
+      if (failures.length > 0) {
+        // Scored from the sources that answered (`partial`); the failed ones are only named in the log.
+        const source = failures.map((f) => f.source).join(',');
+        const error = failures.map((f) => f.error).join('; ');
+        this.log.warn({ linkId: link.id, code: link.code, source, error, partial: true }, 'link scan failed');
+      }
+      this.unsaved.push({ link, verdict });
       if (!this.saving) this.saving = new Promise((resolve) => setImmediate(resolve)).then(() => this.saveScanned());
-    } catch (error) {
-      // Left unscanned in the database: the sweep tries again.
-      this.log.error({ err: error, link: link.id }, 'could not scan a link');
+    } catch (err) {
+      // Left unscanned in the database: the sweep tries again, and only the first failure is worth a warning.
+      const fields = { linkId: link.id, code: link.code, source: 'scanner', error: errorMessage(err), partial: false };
+      if (this.failing.has(key)) {
+        this.log.debug(fields, 'link scan failed again');
+      } else {
+        if (this.failing.size >= 10_000) this.failing.clear();
+        this.failing.add(key);
+        this.log.warn(fields, 'link scan failed');
+      }
     }
   }
 

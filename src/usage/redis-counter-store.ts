@@ -1,5 +1,6 @@
+import type { FastifyBaseLogger } from 'fastify';
 import { Redis } from 'ioredis';
-import type { Charge, ChargeResult, CounterStore } from './counters.js';
+import { MemoryCounterStore, type Charge, type ChargeResult, type CounterStore } from './counters.js';
 
 /**
  * Checks every counter and, only if all have room, increments them all: one script, so Redis runs it
@@ -25,35 +26,116 @@ end
 return {1, unpack(counts)}
 `;
 
+/** `redis://host:port/db` without user or password, for logs. */
+export function describeRedisUrl(url: string): string {
+  const parsed = URL.parse(url);
+  if (!parsed) return 'redis (REDIS_URL)';
+  parsed.username = '';
+  parsed.password = '';
+  return parsed.toString();
+}
+
+/** A command waits at most this long for Redis: an API request never hangs on a Redis that went away. */
+const COMMAND_TIMEOUT_MS = 500;
+
+/**
+ * Rate-limit counters shared through Redis. While Redis is unreachable, counting goes on per instance in
+ * memory (each instance enforces every limit on its own traffic) and requests are answered at once rather
+ * than queued for a reconnect; the log says so once when Redis goes away and once when it is back.
+ */
 export class RedisCounterStore implements CounterStore {
   private readonly redis: Redis;
+  private readonly where: string;
+  private down = false;
 
-  constructor(url: string) {
-    this.redis = new Redis(url, { maxRetriesPerRequest: 2, enableOfflineQueue: true });
+  constructor(
+    url: string,
+    private readonly fallback: MemoryCounterStore,
+    private readonly log: FastifyBaseLogger,
+  ) {
+    this.where = describeRedisUrl(url);
+    this.redis = new Redis(url, {
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      commandTimeout: COMMAND_TIMEOUT_MS,
+      connectTimeout: 2_000,
+      // Keep trying for as long as the process runs, at most every 2 s.
+      retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
+    });
+    this.redis.on('error', (error: Error) => this.lost(error));
+    this.redis.on('ready', () => {
+      if (!this.down) return;
+      this.down = false;
+      this.log.info({ redis: this.where }, 'Redis is reachable again (REDIS_URL): rate limits are shared across instances again');
+    });
+  }
+
+  private lost(error: unknown): void {
+    if (this.down) return;
+    this.down = true;
+    const reason = (error as { code?: string } | null)?.code ?? (error instanceof Error ? error.message : String(error));
+    this.log.warn({ redis: this.where, reason }, 'Redis is not reachable (REDIS_URL): rate limits are counted per instance until it is back');
+  }
+
+  /** Runs `command` on Redis, or `local` on the in-memory counters while Redis is away. */
+  private async either<T>(command: () => Promise<T>, local: () => Promise<T>): Promise<T> {
+    if (this.redis.status !== 'ready') {
+      if (this.redis.status !== 'connecting' && this.redis.status !== 'connect') this.lost(new Error(this.redis.status));
+      return local();
+    }
+    try {
+      return await command();
+    } catch (error) {
+      this.lost(error);
+      return local();
+    }
   }
 
   async charge(charges: Charge[]): Promise<ChargeResult> {
     if (charges.length === 0) return { allowed: true, counts: [] };
-    const args = charges.flatMap((c) => [String(c.limit), String(c.amount), String(c.resetAtMs)]);
-    const reply = (await this.redis.eval(CHARGE, charges.length, ...charges.map((c) => c.key), ...args)) as number[];
-    const [allowed, ...counts] = reply;
-    return { allowed: allowed === 1, counts: counts.map(Number) };
+    return this.either(async () => {
+      const args = charges.flatMap((c) => [String(c.limit), String(c.amount), String(c.resetAtMs)]);
+      const reply = (await this.redis.eval(CHARGE, charges.length, ...charges.map((c) => c.key), ...args)) as number[];
+      const [allowed, ...counts] = reply;
+      return { allowed: allowed === 1, counts: counts.map(Number) };
+    }, () => this.fallback.charge(charges));
   }
 
   async refund(charges: Charge[]): Promise<void> {
     if (charges.length === 0) return;
-    const pipeline = this.redis.multi();
-    for (const c of charges) pipeline.decrby(c.key, c.amount);
-    await pipeline.exec();
+    await this.either(async () => {
+      const pipeline = this.redis.multi();
+      for (const c of charges) pipeline.decrby(c.key, c.amount);
+      await pipeline.exec();
+    }, () => this.fallback.refund(charges));
   }
 
   async read(keys: string[]): Promise<number[]> {
     if (keys.length === 0) return [];
-    const values = await this.redis.mget(...keys);
-    return values.map((v) => Number(v ?? 0));
+    return this.either(async () => (await this.redis.mget(...keys)).map((v) => Number(v ?? 0)), () => this.fallback.read(keys));
+  }
+
+  /**
+   * Resolves once the first connection attempt has succeeded or failed (at most a few seconds), so a server
+   * starts counting where its peers count rather than in memory for its first requests.
+   */
+  firstContact(): Promise<void> {
+    if (this.redis.status === 'ready' || this.down) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.redis.off('ready', done);
+        this.redis.off('error', done);
+        resolve();
+      };
+      const timer = setTimeout(done, 3_000);
+      this.redis.once('ready', done);
+      this.redis.once('error', done);
+    });
   }
 
   async close(): Promise<void> {
-    await this.redis.quit();
+    if (this.redis.status === 'ready') await this.redis.quit().catch(() => this.redis.disconnect());
+    else this.redis.disconnect();
   }
 }

@@ -29,6 +29,8 @@ export class WebhookDispatcher {
   private running: Promise<void> | null = null;
   private stopped = true;
   private again = false;
+  /** Whether the last round failed: a failing database is logged when rounds start failing and when they recover. */
+  private failing = false;
 
   constructor(
     private readonly repo: WebhooksRepository,
@@ -82,20 +84,50 @@ export class WebhookDispatcher {
         const next = await this.repo.nextDue();
         if (next !== null) wait = Math.min(IDLE_POLL_MS, Math.max(10, Date.parse(next) - this.clock.now().getTime()));
       }
+      if (this.failing) this.log.info('webhook deliveries resumed');
+      this.failing = false;
     } catch (error) {
-      this.log.error({ err: error }, 'webhook delivery round failed; retrying');
+      // Rounds come every second: one error when they start failing, then debug until one succeeds.
+      if (this.failing) this.log.debug({ err: error }, 'webhook delivery round failed again');
+      else this.log.error({ err: error }, 'webhook delivery round failed; retrying');
+      this.failing = true;
     }
     this.schedule(wait);
   }
 
   private async attempt(delivery: DeliveryRow & { url: string; secret: string; enabled: number }): Promise<void> {
-    const outcome = delivery.enabled ? await this.send(delivery) : this.dropped(delivery);
+    const sent = delivery.enabled === 1;
+    const outcome = sent ? await this.send(delivery) : this.dropped(delivery);
     try {
-      await this.repo.recordAttempt(delivery, outcome, delivery.enabled === 1);
+      await this.repo.recordAttempt(delivery, outcome, sent);
     } catch (error) {
       // The lease runs out and another round sends it again: at least once, as receivers are told to expect.
-      this.log.error({ err: error, delivery: delivery.id }, 'could not record a webhook attempt');
+      this.log.error({ err: error, webhookId: delivery.webhook_id, deliveryId: delivery.id }, 'could not record a webhook attempt');
+      return;
     }
+    // Logged once the outcome is recorded, so an attempt that will be made again is not reported twice.
+    this.report(delivery, outcome, sent);
+  }
+
+  /**
+   * One line per attempt that did not deliver: the last one (abandoned) as a warning, a retry at debug. Never the
+   * URL (it may hold a token), the secret or the body.
+   */
+  private report(delivery: DeliveryRow, outcome: AttemptOutcome, sent: boolean): void {
+    if (outcome.status === 'delivered') return;
+    const fields = {
+      webhookId: delivery.webhook_id,
+      deliveryId: delivery.id,
+      accountId: delivery.account_id,
+      event: delivery.event,
+      attempts: outcome.attempts,
+      lastStatus: outcome.lastStatus,
+      lastError: outcome.lastError,
+    };
+    if (outcome.status === 'pending') this.log.debug({ ...fields, nextAttemptAt: outcome.nextAttemptAt }, 'webhook delivery failed; will retry');
+    else if (sent) this.log.warn(fields, 'webhook delivery abandoned');
+    // The account disabled the webhook: its own doing, shown in its delivery log, not an operator's concern.
+    else this.log.debug(fields, 'webhook delivery dropped: the webhook is disabled');
   }
 
   private async send(delivery: DeliveryRow & { url: string; secret: string }): Promise<AttemptOutcome> {

@@ -122,6 +122,8 @@ export class WebhookService {
    */
   private clickAccounts = new Set<string>();
   private refreshTimer: NodeJS.Timeout | null = null;
+  /** Whether the last periodic reload failed: logged when reloads start failing and when they recover, not every tick. */
+  private refreshFailing = false;
 
   constructor(
     private readonly repo: WebhooksRepository,
@@ -138,7 +140,7 @@ export class WebhookService {
   /** Subscribes to every webhook event on the bus. */
   async listen(bus: EventBus): Promise<void> {
     await this.refreshClickAccounts();
-    this.refreshTimer = setInterval(() => void this.refreshClickAccounts().catch((err: unknown) => this.log.error({ err }, 'could not reload click subscribers')), CLICK_SUBSCRIBERS_REFRESH_MS);
+    this.refreshTimer = setInterval(() => void this.refreshAgain(), CLICK_SUBSCRIBERS_REFRESH_MS);
     this.refreshTimer.unref();
     const at = () => this.clock.now().toISOString();
     bus.on('link.click', (payload) => {
@@ -241,6 +243,18 @@ export class WebhookService {
     const row = await this.repo.find(caller.accountId, id);
     if (!row) throw notFound();
     return row;
+  }
+
+  private async refreshAgain(): Promise<void> {
+    try {
+      await this.refreshClickAccounts();
+      if (this.refreshFailing) this.log.info('reloading click subscribers works again');
+      this.refreshFailing = false;
+    } catch (err) {
+      if (this.refreshFailing) this.log.debug({ err }, 'could not reload click subscribers');
+      else this.log.error({ err }, 'could not reload click subscribers; retrying');
+      this.refreshFailing = true;
+    }
   }
 
   private async refreshClickAccounts(): Promise<void> {

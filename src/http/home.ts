@@ -1,0 +1,67 @@
+import fs from 'node:fs';
+import type { FastifyPluginAsync } from 'fastify';
+import { assetPath, packageVersion } from '../runtime/package-root.js';
+
+const escapeHtml = (text: string): string =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+/** What a person opening the server's address in a browser sees: what this is, and where to go next. */
+export function homePage(baseUrl: string): string {
+  const base = escapeHtml(baseUrl);
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>Snip · link shortener</title><link rel="icon" href="/favicon.ico" type="image/svg+xml">
+<style>body{font:16px/1.55 system-ui,sans-serif;max-width:40rem;margin:0 auto;padding:2rem 1rem;color:#1f2328}
+h1{font-size:1.6rem;margin:0 0 .5rem}code,pre{font-family:ui-monospace,monospace;background:#f6f8fa;border-radius:6px}
+code{padding:.1rem .3rem}pre{padding:.8rem;overflow-x:auto;white-space:pre-wrap;word-break:break-all}a{color:#0969da}.quiet{color:#57606a}</style>
+</head><body>
+<h1>Snip</h1>
+<p>This server runs <strong>Snip ${escapeHtml(packageVersion)}</strong>, a self-hostable link shortener: short links, redirects,
+click statistics, QR codes, webhooks, custom domains and an MCP endpoint for AI assistants.</p>
+<ul>
+<li><a href="/docs">API reference</a> (interactive) and the <a href="/openapi.yaml">OpenAPI document</a></li>
+<li><a href="/healthz">Health check</a></li>
+<li>MCP endpoint: <code>${base}/mcp</code> (JSON-RPC, <code>Authorization: Bearer snip_…</code>)</li>
+</ul>
+<p>Create an account and its first API key with the operator CLI on the server:</p>
+<pre>npm run --silent cli -- users create --email you@example.com --tier pro</pre>
+<p>then shorten a link:</p>
+<pre>curl -s -X POST ${base}/api/v1/links -H 'authorization: Bearer snip_…' \\
+  -H 'content-type: application/json' -d '{"url":"https://example.com/a/long/page"}'</pre>
+<p class="quiet">Operators: set <code>ROOT_REDIRECT</code> to send visitors of this address to a page of your own instead.</p>
+</body></html>`;
+}
+
+export interface HomeOptions {
+  baseUrl: string;
+  /** Where `GET /` sends visitors instead of the page above (an operator's own site). */
+  rootRedirect: string | null;
+}
+
+const htmlOrRedirect = {
+  tags: ['meta'],
+  summary: 'What this server is, with links to the API reference (or a redirect to ROOT_REDIRECT when set)',
+  response: {
+    200: { description: 'A small HTML page', content: { 'text/html': { schema: { type: 'string' } } } },
+    302: { description: 'Redirect to ROOT_REDIRECT', type: 'null' },
+  },
+};
+const iconSchema = {
+  tags: ['meta'],
+  summary: "The site's icon (SVG)",
+  response: { 200: { description: 'SVG image', content: { 'image/svg+xml': { schema: { type: 'string' } } } } },
+};
+
+/** `GET /` and the icon every browser asks a site for (a JSON 404 there would be noise in every log). */
+export const homeRoutes =
+  ({ baseUrl, rootRedirect }: HomeOptions): FastifyPluginAsync =>
+  async (app) => {
+    const page = homePage(baseUrl);
+    const icon = fs.readFileSync(assetPath('favicon.svg'));
+    app.get('/', { schema: htmlOrRedirect }, async (_request, reply) =>
+      rootRedirect ? reply.redirect(rootRedirect, 302) : reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(page),
+    );
+    app.get('/favicon.ico', { schema: iconSchema }, async (_request, reply) =>
+      reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(icon),
+    );
+  };
