@@ -11,7 +11,6 @@ import { LINKS_A, type LinkA } from './helpers/links.js';
 import {
   callTool,
   Clients,
-  errorText,
   EXPECTED_TOOLS,
   failed,
   listenMcp,
@@ -72,12 +71,10 @@ async function click(t: BlockApp, shortPath: string, ua = CHROME, referer?: stri
   expect(res.statusCode, res.body).toBe(302);
 }
 
-/** The argument check the SDK runs before a tool: a tool error whose text names the problem, not a Snip error body. */
+/** A bad argument: a tool error with the code REST gives for that field (INVALID_<FIELD> or MISSING_<FIELD>). */
 async function badArgs(client: Client, name: string, args: Record<string, unknown>): Promise<void> {
-  const result = await failed(client, name, args);
-  const text = errorText(result);
-  expect(text, `${name} ${JSON.stringify(args)}`).toMatch(/Input validation error|Invalid arguments/i);
-  expect(text).toContain(name);
+  const body = textJson<ToolError>(await failed(client, name, args));
+  expect(body, `${name} ${JSON.stringify(args)}`).toEqual({ error: true, code: expect.stringMatching(/^(INVALID|MISSING)_[A-Z_]+$/), message: expect.any(String) });
 }
 
 /** A tool that takes no arguments, called with arguments that are not an object: a JSON-RPC error, no result. */

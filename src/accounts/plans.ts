@@ -1,6 +1,6 @@
 import fs from 'node:fs';
-import { Type, type Static } from '@sinclair/typebox';
-import { Value } from '@sinclair/typebox/value';
+import { KindGuard, Type, type Static, type TSchema } from '@sinclair/typebox';
+import { Value, ValuePointer } from '@sinclair/typebox/value';
 
 export const TIERS = ['free', 'pro', 'builder', 'enterprise'] as const;
 export type Tier = (typeof TIERS)[number];
@@ -109,6 +109,31 @@ const PlansFileSchema = Type.Partial(
   { additionalProperties: false },
 );
 
+/** What `null` means for a limit: unlimited, but for the overage settings, which it turns off. */
+const NULL_MEANS: Partial<Record<string, string>> = { overageCentsPer1000: 'no paid overage', overageCapCents: 'no overage cap' };
+
+/** What a setting takes, in an operator's words, read from its schema. */
+function expected(setting: string, schema: TSchema): string {
+  if (KindGuard.IsBoolean(schema)) return 'true or false';
+  if (KindGuard.IsInteger(schema)) return `a whole number of ${schema.minimum} or more`;
+  if (KindGuard.IsUnion(schema)) {
+    const value = schema.anyOf.find((s) => !KindGuard.IsNull(s))!;
+    return `${expected(setting, value)}, or null for ${NULL_MEANS[setting] ?? 'unlimited'}`;
+  }
+  return 'valid';
+}
+
+/** The first problem of a plans file, naming the plan and the setting, as `pro.requestsPerHour must be ...`. */
+function problemOf(parsed: unknown): string {
+  const [tier, setting] = [...ValuePointer.Format(Value.Errors(PlansFileSchema, parsed).First()?.path ?? '')];
+  if (tier === undefined) return 'the file must be a JSON object of plans, like {"pro": {"requestsPerHour": 100}}';
+  if (!isTier(tier)) return `unknown plan "${tier}"; the plans are ${TIERS.join(', ')}`;
+  if (setting === undefined) return `${tier} must be an object of settings, like {"requestsPerHour": 100}`;
+  const schema = PlanLimitsSchema.properties[setting as keyof PlanLimits] as TSchema | undefined;
+  if (!schema) return `unknown setting ${tier}.${setting}; the settings are ${Object.keys(PlanLimitsSchema.properties).join(', ')}`;
+  return `${tier}.${setting} must be ${expected(setting, schema)}`;
+}
+
 /**
  * Reads an operator's plans file: JSON like {"pro": {"requestsPerHour": 100}}; what it names replaces the
  * default, the rest stays. Throws with a readable reason (the caller names the setting).
@@ -121,10 +146,7 @@ export function loadPlans(file: string | null): Plans {
   } catch (error) {
     throw new Error(`cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
-  if (!Value.Check(PlansFileSchema, parsed)) {
-    const first = [...Value.Errors(PlansFileSchema, parsed)][0];
-    throw new Error(`${file}: ${first ? `${first.path || '/'} ${first.message}` : 'not a plans object'}`);
-  }
+  if (!Value.Check(PlansFileSchema, parsed)) throw new Error(`${file}: ${problemOf(parsed)}`);
   const overrides = parsed as Partial<Record<Tier, Partial<PlanLimits>>>;
   return Object.fromEntries(TIERS.map((t) => [t, { ...DEFAULT_PLANS[t], ...overrides[t] }])) as Plans;
 }

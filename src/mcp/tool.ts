@@ -5,6 +5,7 @@ import { tierAtLeast, tierLabel } from '../accounts/plans.js';
 import type { Caller } from '../accounts/service.js';
 import type { Core } from '../core.js';
 import { AppError } from '../errors.js';
+import { validationError, type BrokenRule } from '../http/validation-messages.js';
 
 /**
  * Who may call a tool, as on REST: `api` needs the plan's API access (Pro and up by default), `pro` and
@@ -49,16 +50,69 @@ function upgradeNeeded(spec: ToolSpec<z.ZodRawShape>, { core, caller }: ToolCont
 }
 
 /**
- * Registers a tool whose rules live in the services it calls. A service's AppError becomes a tool error with
- * the same stable code REST answers; a tool above the caller's plan is a tool error naming the plan to upgrade to.
+ * The schema the SDK is given. The SDK checks arguments before a tool runs and answers a failure in its own words,
+ * with no code. This one keeps the definition of the tool's schema, which tools/list reads, so the listed
+ * inputSchema stays exact, but lets any arguments through; `checkArguments` then refuses a bad one as REST does.
+ */
+class ListedOnly<S extends z.ZodRawShape> extends z.ZodObject<S> {
+  override _parse(input: z.ParseInput): z.ParseReturnType<this['_output']> {
+    return z.OK(input.data);
+  }
+}
+
+/** zod's string checks by the names of JSON Schema formats, which the messages know. */
+const ZOD_FORMATS: Record<string, string> = { url: 'uri', datetime: 'date-time' };
+
+/** zod's issue as the rule broken (the same rules REST's Ajv errors translate to). */
+function ruleOf(issue: z.ZodIssue): BrokenRule {
+  switch (issue.code) {
+    case z.ZodIssueCode.invalid_type:
+      return issue.received === 'undefined' ? { rule: 'required' } : { rule: 'type', type: issue.expected };
+    case z.ZodIssueCode.invalid_enum_value:
+      return { rule: 'choice', values: issue.options };
+    case z.ZodIssueCode.invalid_literal:
+      return { rule: 'choice', values: [issue.expected] };
+    case z.ZodIssueCode.too_small:
+    case z.ZodIssueCode.too_big: {
+      const small = issue.code === z.ZodIssueCode.too_small;
+      const limit = Number(small ? issue.minimum : issue.maximum);
+      if (issue.type === 'string') return { rule: small ? 'minLength' : 'maxLength', limit };
+      if (issue.type === 'array') return { rule: small ? 'minItems' : 'maxItems', limit };
+      if (small) return { rule: issue.inclusive ? 'atLeast' : 'above', limit };
+      return { rule: issue.inclusive ? 'atMost' : 'below', limit };
+    }
+    case z.ZodIssueCode.invalid_string:
+      if (issue.validation === 'regex') return { rule: 'pattern' };
+      return typeof issue.validation === 'string' ? { rule: 'format', format: ZOD_FORMATS[issue.validation] ?? issue.validation } : { rule: 'invalid' };
+    case z.ZodIssueCode.unrecognized_keys:
+      return { rule: 'unknownField', name: issue.keys[0] ?? '' };
+    default:
+      return { rule: 'invalid' };
+  }
+}
+
+/** The tool's arguments, parsed by its schema; a bad one is the AppError REST gives for that field. */
+function checkArguments(schema: z.ZodObject<z.ZodRawShape>, args: unknown): Record<string, unknown> {
+  const parsed = schema.safeParse(args ?? {});
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  throw validationError(issue.path, ruleOf(issue), 'The arguments');
+}
+
+/**
+ * Registers a tool whose rules live in the services it calls. A bad argument, or a service's AppError, becomes a
+ * tool error with the same stable code REST answers; a tool above the caller's plan is a tool error naming the
+ * plan to upgrade to. Arguments are checked first, as the SDK did before the tool ran.
  */
 export function register(server: McpServer, spec: ToolSpec<z.ZodRawShape>, context: ToolContext): void {
-  server.registerTool(spec.name, { description: spec.description, inputSchema: spec.input }, (async (args: Record<string, unknown>) => {
-    const needed = upgradeNeeded(spec, context);
-    if (needed) {
-      return text({ error: true, code: 'TIER_REQUIRED', message: `${spec.name} requires the ${needed} plan or higher. Upgrade your plan to use it.` }, true);
-    }
+  const schema = z.object(spec.input);
+  server.registerTool(spec.name, { description: spec.description, inputSchema: new ListedOnly(schema._def) }, (async (raw: unknown) => {
     try {
+      const args = checkArguments(schema, raw);
+      const needed = upgradeNeeded(spec, context);
+      if (needed) {
+        return text({ error: true, code: 'TIER_REQUIRED', message: `${spec.name} requires the ${needed} plan or higher. Upgrade your plan to use it.` }, true);
+      }
       const result = await spec.run(args as never, context);
       if (result instanceof ToolImage) {
         return { content: [{ type: 'image', data: result.png.toString('base64'), mimeType: 'image/png' }, ...text(result.details).content] };

@@ -112,13 +112,6 @@ export async function refused(client: Client, name: string, args: Record<string,
   return body;
 }
 
-/** The text of a failed result (an argument error is plain text, not JSON). */
-export const errorText = (result: CallToolResult): string =>
-  result.content
-    .filter((c) => c.type === 'text')
-    .map((c) => (c as { text: string }).text)
-    .join('\n');
-
 /** A raw JSON-RPC POST to /mcp through app.inject. */
 export function rpc(
   t: TestApp,
