@@ -47,7 +47,7 @@ if (tsc === null) {
 }
 
 const started = Date.now();
-process.stderr.write('snip: compiling TypeScript into dist/ (once after an install or a change to src/) ...\n');
+process.stdout.write('snip: compiling TypeScript into dist/ (once after an install or a change to src/) ...\n');
 // Start from an empty dist/ so files of deleted sources cannot linger in the build.
 fs.rmSync(dist, { recursive: true, force: true });
 const result = spawnSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json')], { stdio: 'inherit', cwd: root });
@@ -57,4 +57,4 @@ if (result.status !== 0) {
   process.exit(result.status ?? 1);
 }
 fs.writeFileSync(stamp, `${new Date().toISOString()}\n`);
-process.stderr.write(`snip: built in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+process.stdout.write(`snip: built in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);

@@ -2,7 +2,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { killAll, oneJsonLine, removeDir, runCli as spawnCli, runNpmCli as spawnNpmCli, tempDir, type RunResult } from './helpers/processes.js';
+import { importLinks, type ImportProgress } from '../src/cli/links-import.js';
+import { dialectName, useTestApp } from './helpers/app.js';
+import {
+  bearer, killAll, oneJsonLine, projectRoot, removeDir, request, runCli as spawnCli, runNpmCli as spawnNpmCli, startServer, tempDir,
+  type RunResult, type ServerProcess,
+} from './helpers/processes.js';
 
 /**
  * `links import` and `links export`, run as real processes on a temporary DATA_DIR. The tests run side by side,
@@ -24,7 +29,7 @@ async function limited(start: () => Promise<RunResult>): Promise<RunResult> {
   }
 }
 const runCli = (args: string[], env: Record<string, string>) => limited(() => spawnCli(args, env));
-const runNpmCli = (args: string[], env: Record<string, string>) => limited(() => spawnNpmCli(args, env));
+const runNpmCli = (args: string[], env: Record<string, string>, options: { cwd?: string } = {}) => limited(() => spawnNpmCli(args, env, options));
 
 const dirs: string[] = [];
 let env: Record<string, string>;
@@ -77,9 +82,32 @@ async function exportCsv(email: string): Promise<Row[]> {
   return parse(result.stdout, { columns: true }) as Row[];
 }
 
-/** What an import carries over, as comparable text. */
+/** The columns of Snip's links file, written by the API's export and `links export` alike. */
+const LINK_COLUMNS = [
+  'shortCode', 'shortUrl', 'fullPath', 'destination', 'clicks', 'createdAt', 'expiresAt', 'maxClicks', 'activeFrom',
+  'folderId', 'blockedCountries', 'domain',
+];
+
+/** The slug of an import row (customSlug) or of an exported link (fullPath's last part), else null. */
+const slugOf = (r: Record<string, unknown>) => (r.customSlug as string) || (r.fullPath ? String(r.fullPath).split('/').pop()! : null);
+/** Blocked countries as an import row or an export (CSV cell or JSON list) gives them. */
+const countriesOf = (value: unknown) =>
+  (Array.isArray(value) ? value : String(value ?? '').split(',')).filter(Boolean).map((c) => String(c).toUpperCase()).sort().join(',') || null;
+
+/** What an import carries over, as comparable text, from import rows (url, customSlug) or exports (destination, fullPath). */
 const settings = (rows: Record<string, unknown>[]) =>
-  rows.map((r) => JSON.stringify([r.url, r.customSlug || null, r.expiresAt || null, r.maxClicks ? Number(r.maxClicks) : null, r.activeFrom || null])).sort();
+  rows
+    .map((r) =>
+      JSON.stringify([
+        r.url ?? r.destination,
+        slugOf(r),
+        r.expiresAt || null,
+        r.maxClicks ? Number(r.maxClicks) : null,
+        r.activeFrom || null,
+        countriesOf(r.blockedCountries),
+      ]),
+    )
+    .sort();
 
 beforeAll(async () => {
   const dir = tempDir('snip-cli-links-');
@@ -131,9 +159,9 @@ describe.concurrent('links import', { timeout: TEST_TIMEOUT }, () => {
       [15, 'INVALID_MAX_CLICKS'],
     ]);
     const links = await exportCsv(email);
-    expect(links.map((l) => l.url).sort()).toEqual(['https://example.com/a', 'https://example.com/b', 'https://example.com/g']);
-    expect(links.find((l) => l.url === 'https://example.com/b')).toMatchObject({ maxClicks: '3', customSlug: '' });
-    expect(links.find((l) => l.url === 'https://example.com/g')?.shortUrl).toMatch(/^http:\/\/sho\.rt\/[a-z0-9-]+\/good-slug$/);
+    expect(links.map((l) => l.destination).sort()).toEqual(['https://example.com/a', 'https://example.com/b', 'https://example.com/g']);
+    expect(links.find((l) => l.destination === 'https://example.com/b')).toMatchObject({ maxClicks: '3', fullPath: '' });
+    expect(links.find((l) => l.destination === 'https://example.com/g')?.shortUrl).toMatch(/^http:\/\/sho\.rt\/[a-z0-9-]+\/good-slug$/);
   });
 
   it('keeps quoted CSV fields with commas and quotes whole', async () => {
@@ -143,7 +171,7 @@ describe.concurrent('links import', { timeout: TEST_TIMEOUT }, () => {
       write('quoted.csv', 'url,customSlug\n"https://example.com/search?q=a,b,c&x=1",\n"https://example.com/say?""hi""",quoted-slug\n'),
     );
     expect(summary).toMatchObject({ imported: 2, failed: 0, total: 2 });
-    const urls = (await exportCsv(email)).map((l) => l.url).sort();
+    const urls = (await exportCsv(email)).map((l) => l.destination).sort();
     expect(urls).toEqual(['https://example.com/say?%22hi%22', 'https://example.com/search?q=a,b,c&x=1']);
   });
 
@@ -166,10 +194,10 @@ describe.concurrent('links import', { timeout: TEST_TIMEOUT }, () => {
       [6, 'INVALID_URL'],
     ]);
     const links = await exportCsv(email);
-    expect(links.find((l) => l.url === 'https://example.com/j3')).toMatchObject({ customSlug: 'json-slug', expiresAt: future(5) });
+    expect(links.find((l) => l.destination === 'https://example.com/j3')).toMatchObject({ fullPath: expect.stringMatching(/\/json-slug$/), expiresAt: future(5) });
   });
 
-  it('sniffs the format of a file without a known extension; --format overrides it', async () => {
+  it('sniffs the format of a file without a known extension or named .json; --format overrides it', async () => {
     const email = await account();
     const jsonl = write('links.txt', `${JSON.stringify({ url: 'https://example.com/sniff' })}\n`);
     expect(await importFile(email, jsonl)).toMatchObject({ imported: 1, total: 1 });
@@ -177,6 +205,9 @@ describe.concurrent('links import', { timeout: TEST_TIMEOUT }, () => {
     expect(await importFile(email, csv)).toMatchObject({ imported: 1, total: 1 });
     const csvNamedJson = write('really-csv.json', 'url\nhttps://example.com/forced\n');
     expect(await importFile(email, csvNamedJson, ['--format', 'csv'])).toMatchObject({ imported: 1, total: 1 });
+    // A JSON array of links is one document, its items numbered by position.
+    const array = write('array.json', JSON.stringify([{ url: 'https://example.com/array' }, { url: 'nope' }], null, 2));
+    expect(await importFile(email, array)).toMatchObject({ imported: 1, failed: 1, total: 2, failures: [{ line: 2, code: 'INVALID_URL' }] });
   });
 
   it('can be re-run safely: a second run creates nothing and answers existing; identical rows still make two links', async () => {
@@ -192,7 +223,7 @@ describe.concurrent('links import', { timeout: TEST_TIMEOUT }, () => {
     expect(second.failures).toEqual(first.failures);
     const links = await exportCsv(email);
     expect(links).toHaveLength(3);
-    expect(links.filter((l) => l.url === 'https://example.com/same')).toHaveLength(2);
+    expect(links.filter((l) => l.destination === 'https://example.com/same')).toHaveLength(2);
 
     // The same rows as JSON lines are the same rows: still nothing new. One more identical row makes one more link.
     const asJson = write(
@@ -262,6 +293,7 @@ describe.concurrent('links export', { timeout: TEST_TIMEOUT }, () => {
       { url: 'https://example.com/slugged', customSlug: 'my-link' },
       { url: 'https://example.com/capped', maxClicks: 7 },
       { url: 'https://example.com/scheduled', activeFrom: future(1), expiresAt: future(30) },
+      { url: 'https://example.com/blocked', blockedCountries: ['us', 'GB'] },
       { url: 'https://example.com/plain' },
     ];
     const summary = await importFile(email, write(`${email}.jsonl`, rows.map((r) => JSON.stringify(r)).join('\n')));
@@ -269,23 +301,24 @@ describe.concurrent('links export', { timeout: TEST_TIMEOUT }, () => {
     return { email, rows };
   }
 
-  it('writes CSV to stdout with no summary line, and the export imports into another account unchanged', async () => {
+  it("writes the API's CSV to stdout with no summary line, and the export imports into another account unchanged", async () => {
     const { email, rows } = await seeded();
     const result = await runNpmCli(['links', 'export', '--email', email], env);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toBe('');
-    expect(result.stdout.split('\n')[0]).toBe('url,customSlug,expiresAt,maxClicks,activeFrom,shortCode,shortUrl,fullPath,clicks,created');
+    expect(result.stdout.split('\n')[0]).toBe(LINK_COLUMNS.join(','));
     const exported = parse(result.stdout, { columns: true }) as Row[];
     expect(exported).toHaveLength(rows.length);
     expect(settings(exported)).toEqual(settings(rows));
     // Newest first, each with its short link and counts.
-    const created = exported.map((r) => r.created!);
+    const created = exported.map((r) => r.createdAt!);
     expect([...created].sort().reverse()).toEqual(created);
-    const slugged = exported.find((r) => r.customSlug === 'my-link')!;
+    const slugged = exported.find((r) => r.destination === 'https://example.com/slugged')!;
     expect(slugged.fullPath).toMatch(/^[a-z0-9-]+\/my-link$/);
     expect(slugged.shortUrl).toBe(`http://sho.rt/${slugged.fullPath}`);
-    const plain = exported.find((r) => r.url === 'https://example.com/plain')!;
+    const plain = exported.find((r) => r.destination === 'https://example.com/plain')!;
     expect(plain).toMatchObject({ shortUrl: `http://sho.rt/${plain.shortCode}`, fullPath: '', clicks: '0' });
+    expect(exported.find((r) => r.destination === 'https://example.com/blocked')).toMatchObject({ blockedCountries: 'GB,US' });
 
     const other = await account();
     const file = write(`${email}-export.csv`, result.stdout);
@@ -293,45 +326,157 @@ describe.concurrent('links export', { timeout: TEST_TIMEOUT }, () => {
     expect(settings(await exportCsv(other))).toEqual(settings(exported));
   });
 
-  it('writes JSON lines to --output and prints one summary line; the file imports into another account unchanged', async () => {
+  it('writes JSON lines or a JSON document to --output and prints one summary line; each imports into another account unchanged', async () => {
     const { email, rows } = await seeded();
     const output = path.join(files, `${email}-export.jsonl`);
     const summary = success(await runCli(['links', 'export', '--email', email, '--format', 'jsonl', '--output', output], env));
     expect(summary).toEqual({ exported: rows.length, format: 'jsonl', output });
     const lines = fs.readFileSync(output, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(lines).toHaveLength(rows.length);
-    expect(Object.keys(lines[0]!)).toEqual(['url', 'customSlug', 'expiresAt', 'maxClicks', 'activeFrom', 'shortCode', 'shortUrl', 'fullPath', 'clicks', 'created']);
-    expect(lines.find((l) => l.url === 'https://example.com/capped')).toMatchObject({ maxClicks: 7, customSlug: null, clicks: 0 });
-    expect(fs.readdirSync(files).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+    expect(Object.keys(lines[0]!)).toEqual(LINK_COLUMNS);
+    expect(lines.find((l) => l.destination === 'https://example.com/capped')).toMatchObject({ maxClicks: 7, fullPath: null, clicks: 0 });
+    expect(fs.readdirSync(files).filter((name) => name.startsWith(`.${email}-export`) && name.endsWith('.tmp'))).toEqual([]);
 
-    const other = await account();
-    expect(await importFile(other, output)).toMatchObject({ imported: rows.length, failed: 0 });
-    expect(settings(await exportCsv(other))).toEqual(settings(lines));
-
-    // The format follows --output's extension when --format is not given.
+    // The format follows --output's extension when --format is not given: .json is the API's JSON document.
+    const jsonOut = path.join(files, `${email}-export.json`);
     const csvOut = path.join(files, `${email}-export.csv`);
-    expect(success(await runCli(['links', 'export', '--email', email, '--output', csvOut], env))).toEqual({ exported: rows.length, format: 'csv', output: csvOut });
-    expect(settings(parse(fs.readFileSync(csvOut, 'utf8'), { columns: true }) as Row[])).toEqual(settings(lines));
+    const [asJson, asCsv] = await Promise.all([
+      runCli(['links', 'export', '--email', email, '--output', jsonOut], env),
+      runCli(['links', 'export', '--email', email, '--output', csvOut], env),
+    ]);
+    expect(success(asJson)).toEqual({ exported: rows.length, format: 'json', output: jsonOut });
+    expect(success(asCsv)).toEqual({ exported: rows.length, format: 'csv', output: csvOut });
+    const document = JSON.parse(fs.readFileSync(jsonOut, 'utf8')) as { links: Record<string, unknown>[] };
+    expect(document.links).toEqual(lines);
+    expect(settings(parse(fs.readFileSync(csvOut, 'utf8'), { columns: true }) as Row[])).toEqual(settings(rows));
+
+    const [fromLines, fromDocument] = [await account(), await account()];
+    const [linesSummary, documentSummary] = await Promise.all([importFile(fromLines, output), importFile(fromDocument, jsonOut)]);
+    expect(linesSummary).toMatchObject({ imported: rows.length, failed: 0 });
+    expect(documentSummary).toMatchObject({ imported: rows.length, failed: 0 });
+    expect(settings(await exportCsv(fromLines))).toEqual(settings(rows));
+    expect(settings(await exportCsv(fromDocument))).toEqual(settings(rows));
   });
 
-  it('exports an account without links as a header only (CSV) or nothing (JSON lines)', async () => {
+  it('exports an account without links as a header only (CSV), an empty list (JSON) or nothing (JSON lines)', async () => {
     const email = await account();
-    const csv = await runCli(['links', 'export', '--email', email], env);
-    expect(csv.stdout).toBe('url,customSlug,expiresAt,maxClicks,activeFrom,shortCode,shortUrl,fullPath,clicks,created\n');
-    const jsonl = await runCli(['links', 'export', '--email', email, '--format', 'jsonl'], env);
+    const [csv, json, jsonl] = await Promise.all(
+      ['csv', 'json', 'jsonl'].map((format) => runCli(['links', 'export', '--email', email, '--format', format], env)),
+    );
+    expect(csv).toMatchObject({ code: 0, stdout: `${LINK_COLUMNS.join(',')}\n`, stderr: '' });
+    expect(json).toMatchObject({ code: 0, stdout: '{"links":[]}', stderr: '' });
     expect(jsonl).toMatchObject({ code: 0, stdout: '', stderr: '' });
   });
 
-  it('fails cleanly for an unknown account (nothing on stdout, no file) and a bad format', async () => {
+  it('fails cleanly for an unknown account (nothing on stdout, no file), a bad --format and an --output it cannot write', async () => {
+    const email = await account();
     const output = path.join(files, 'never.csv');
-    const [toStdout, toFile, badFormat] = await Promise.all([
+    const xlsx = path.join(files, 'links.xlsx');
+    const [toStdout, toFile, badFormat, spreadsheet, forced] = await Promise.all([
       runCli(['links', 'export', '--email', 'nobody@example.com'], env),
       runCli(['links', 'export', '--email', 'nobody@example.com', '--output', output], env),
-      runCli(['links', 'export', '--email', 'nobody@example.com', '--format', 'xml'], env),
+      runCli(['links', 'export', '--email', email, '--format', 'xlsx'], env),
+      runCli(['links', 'export', '--email', email, '--output', xlsx], env),
+      runCli(['links', 'export', '--email', email, '--format', 'csv', '--output', path.join(files, 'forced.xlsx')], env),
     ]);
     expect(failure(toStdout)).toBe('ACCOUNT_NOT_FOUND');
     expect(failure(toFile)).toBe('ACCOUNT_NOT_FOUND');
     expect(fs.existsSync(output)).toBe(false);
     expect(failure(badFormat)).toBe('INVALID_FORMAT');
+    // An extension that names no format Snip writes is refused, not filled with CSV; --format says what to write.
+    expect(failure(spreadsheet)).toBe('UNSUPPORTED_FORMAT');
+    expect(oneJsonLine(spreadsheet.stderr).message).toContain('.xlsx');
+    expect(fs.existsSync(xlsx)).toBe(false);
+    expect(success(forced)).toMatchObject({ exported: 0, format: 'csv' });
+  });
+
+  it('reads FILE and writes --output relative to the directory the command was typed in, not the package root', async () => {
+    const email = await account();
+    const here = tempDir('snip-cli-cwd-');
+    dirs.push(here);
+    fs.writeFileSync(path.join(here, 'mine.csv'), 'url\nhttps://example.com/relative\n');
+    const imported = await runNpmCli(['links', 'import', '--email', email, 'mine.csv'], env, { cwd: here });
+    expect(success(imported)).toMatchObject({ imported: 1, failed: 0 });
+    const exported = await runNpmCli(['links', 'export', '--email', email, '--output', 'out.csv'], env, { cwd: here });
+    expect(success(exported)).toEqual({ exported: 1, format: 'csv', output: path.join(here, 'out.csv') });
+    expect(parse(fs.readFileSync(path.join(here, 'out.csv'), 'utf8'), { columns: true })).toMatchObject([{ destination: 'https://example.com/relative' }]);
+    expect(fs.existsSync(path.join(projectRoot, 'out.csv'))).toBe(false);
+  });
+});
+
+describe('links export next to a running server', { timeout: TEST_TIMEOUT }, () => {
+  let server: ServerProcess;
+  /** The server's settings as an operator gives them to both: no BASE_URL, so short URLs come from PORT. */
+  let serverEnv: Record<string, string>;
+
+  beforeAll(async () => {
+    server = await startServer({ DATA_DIR: env.DATA_DIR! });
+    serverEnv = { DATA_DIR: env.DATA_DIR!, PORT: String(server.port) };
+  }, TEST_TIMEOUT);
+  afterAll(async () => {
+    await server?.kill();
+  });
+
+  const apiExport = async (key: string, format: string) => {
+    const res = await request(server.url, { method: 'GET', path: `/api/v1/export/links?format=${format}`, headers: bearer(key) });
+    expect(res.status, res.body).toBe(200);
+    return res.body;
+  };
+
+  it("writes the server's own file, short URLs included; the API's CSV and JSON import with the CLI", async () => {
+    const created = success(await runCli(['users', 'create', '--email', 'server-side@example.com', '--tier', 'pro'], serverEnv));
+    const email = created.email as string;
+    const rows = [
+      { url: 'https://example.com/one' },
+      { url: 'https://example.com/a,b?x=1,2', customSlug: 'server-slug', maxClicks: 3, blockedCountries: ['FR'] },
+      { url: 'https://example.com/later', activeFrom: future(2), expiresAt: future(9) },
+    ];
+    expect(await importFile(email, write('server-side.jsonl', rows.map((r) => JSON.stringify(r)).join('\n')))).toMatchObject({ imported: 3 });
+
+    const [apiCsv, apiJson, cliCsv, cliJson] = await Promise.all([
+      apiExport(created.apiKey as string, 'csv'),
+      apiExport(created.apiKey as string, 'json'),
+      runCli(['links', 'export', '--email', email], serverEnv),
+      runCli(['links', 'export', '--email', email, '--format', 'json'], serverEnv),
+    ]);
+    // One file, one presenter: the CLI, given the server's PORT, writes byte for byte what the API answers.
+    expect(cliCsv.stdout).toBe(apiCsv);
+    expect(cliJson.stdout).toBe(apiJson);
+    const links = (JSON.parse(apiJson) as { links: Record<string, unknown>[] }).links;
+    for (const link of links) expect(link.shortUrl).toBe(`http://localhost:${server.port}/${(link.fullPath as string | null) ?? (link.shortCode as string)}`);
+
+    const [fromCsv, fromJson] = [await account(), await account()];
+    const [csvSummary, jsonSummary] = await Promise.all([
+      importFile(fromCsv, write('api-export.csv', apiCsv)),
+      importFile(fromJson, write('api-export.json', apiJson)),
+    ]);
+    expect(csvSummary).toMatchObject({ imported: 3, failed: 0 });
+    expect(jsonSummary).toMatchObject({ imported: 3, failed: 0 });
+    expect(settings(await exportCsv(fromCsv))).toEqual(settings(rows));
+    expect(settings(await exportCsv(fromJson))).toEqual(settings(rows));
+  });
+});
+
+describe(`links import progress (in process, ${dialectName})`, { timeout: TEST_TIMEOUT }, () => {
+  const t = useTestApp();
+
+  it('counts the rows the links service has answered: never ahead, never back, 100% only once every row is in', async () => {
+    const user = await t.createUser('pro');
+    const rows = Array.from({ length: 3000 }, (_, i) => `https://example.com/progress/${i}`);
+    const file = write('progress.csv', `url\n${rows.join('\n')}\n`);
+    const size = fs.statSync(file).size;
+    const updates: ImportProgress[] = [];
+    const summary = await importLinks(t.core, { email: user.email, file, onProgress: (p) => updates.push({ ...p }) });
+    expect(summary).toMatchObject({ imported: 3000, failed: 0, total: 3000 });
+
+    // One update at the start, one per chunk of 500 rows, one at the end.
+    expect(updates.map((u) => u.rows)).toEqual([0, 500, 1000, 1500, 2000, 2500, 3000, 3000]);
+    expect(updates.every((u) => u.total === size)).toBe(true);
+    for (const [i, u] of updates.entries()) expect(u.done).toBeGreaterThanOrEqual(i === 0 ? 0 : updates[i - 1]!.done);
+    expect(updates.at(-1)).toEqual({ done: size, total: size, rows: 3000, failed: 0 });
+    expect(updates.slice(0, -1).every((u) => u.done < size)).toBe(true);
+    // The bar moves with the rows: halfway through the rows is about halfway through the file (not read-ahead).
+    expect(updates.find((u) => u.rows === 1500)!.done / size).toBeCloseTo(0.5, 1);
+    expect(updates.find((u) => u.rows === 2500)!.done / size).toBeLessThan(0.85);
   });
 });

@@ -1,7 +1,11 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import type { LightMyRequestResponse } from 'fastify';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { protectFormula, toCsv } from '../src/exports/csv.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { importLinks } from '../src/cli/links-import.js';
+import { protectFormula, toCsv, unprotectFormula } from '../src/exports/csv.js';
 import { dialectName, useTestApp, type TestApp, type TestUser } from './helpers/app.js';
 import { expectError } from './helpers/api-errors.js';
 import { linkApi, LINKS_A, LINKS_B, type Caller, type CreatedLinkA, type LinkA, type LinkB } from './helpers/links.js';
@@ -397,6 +401,64 @@ describe(`link statistics export: GET .../export/links/{shortPath}/stats (${dial
   });
 });
 
+describe(`the links file round trip: API export, CLI import (${dialectName})`, () => {
+  const t = useTestApp();
+  const owner = t.user('pro');
+  const { a, download } = client(t);
+  let dir: string;
+
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'snip-roundtrip-'));
+    await a.create(owner, { url: 'https://example.com/plain' });
+    await a.create(owner, {
+      url: 'https://example.com/a,b?q="x"',
+      customSlug: '-starts-with-hyphen',
+      maxClicks: 5,
+      expiresAt: a.inFuture(30 * DAY),
+      blockedCountries: ['us', 'GB'],
+    });
+    await a.create(owner, { url: 'https://example.com/later', activeFrom: a.inFuture(DAY), expiresAt: a.inFuture(3 * DAY) });
+  });
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  /** What an import carries over, from the JSON export: destination, the slug of fullPath, limits and schedule. */
+  const settingsOf = async (user: TestUser) =>
+    (await download(user, `${EXPORT.A}?format=json`, 'json', 'snip-links-'))
+      .json<{ links: ExportedLink[] }>()
+      .links.map((l) => [l.destination, l.fullPath?.split('/')[1] ?? null, l.expiresAt, l.maxClicks, l.activeFrom, l.blockedCountries])
+      .sort((x, y) => String(x[0]).localeCompare(String(y[0])));
+
+  /** Downloads the owner's export as `format` and imports the file into a new account with the CLI's import. */
+  const roundTrip = async (format: 'csv' | 'json') => {
+    const body = (await download(owner, `${EXPORT.B}?format=${format}`, format, 'snip-links-')).body;
+    const file = path.join(dir, `export-${format}-${Date.now()}.${format}`);
+    fs.writeFileSync(file, body);
+    const importer = await t.createUser('pro');
+    const summary = await importLinks(t.core, { email: importer.email, file });
+    return { importer, summary };
+  };
+
+  it.each(['csv', 'json'] as const)('%s: the export imports into another account, which then exports the same links', async (format) => {
+    const { importer, summary } = await roundTrip(format);
+    expect(summary).toEqual({ imported: 3, existing: 0, failed: 0, total: 3, failures: [] });
+    expect(await settingsOf(importer)).toEqual(await settingsOf(owner));
+    const slugged = (await settingsOf(importer)).find((s) => s[1] !== null)!;
+    expect(slugged).toEqual(['https://example.com/a,b?q=%22x%22', '-starts-with-hyphen', expect.any(String), 5, null, ['GB', 'US']]);
+  });
+
+  it('activeFrom is exported while it lies ahead and empty once it has passed, so the file still imports', async () => {
+    const later = () => download(owner, `${EXPORT.A}?format=json`, 'json', 'snip-links-').then((r) => r.json<{ links: ExportedLink[] }>().links.find((l) => l.destination.endsWith('/later'))!);
+    expect((await later()).activeFrom).toMatch(/^\d{4}-/);
+    t.clock.advance(2 * DAY);
+    expect((await later()).activeFrom).toBeNull();
+    for (const format of ['csv', 'json'] as const) {
+      const { importer, summary } = await roundTrip(format);
+      expect(summary, format).toMatchObject({ imported: 3, failed: 0 });
+      expect(await settingsOf(importer)).toEqual(await settingsOf(owner));
+    }
+  });
+});
+
 describe('the CSV dialect (src/exports/csv.ts)', () => {
   it('protects text cells starting with = + - @ tab or CR, and leaves numbers and other text alone', () => {
     expect(['=1', '+1', '-1', '@a', '\tx', '\rx', 'a=1', ' =1', "'=1", ''].map(protectFormula)).toEqual([
@@ -414,5 +476,13 @@ describe('the CSV dialect (src/exports/csv.ts)', () => {
     ]);
     expect(toCsv([{ a: '-x' }], ['a'], { header: false, protectFormulas: false })).toBe('-x\n');
     expect(toCsv([], ['a', 'b'], { header: true, protectFormulas: true })).toBe('a,b\n');
+  });
+
+  it('unprotectFormula undoes protectFormula for the values an import reads, and leaves other text alone', () => {
+    for (const value of ['-slug', '+1', '=1', '@a', '\tx', 'https://example.com/', '2030-01-01T00:00:00.000Z', 'GB,US', '']) {
+      expect(unprotectFormula(protectFormula(value)), value).toBe(value);
+    }
+    // Only a ' before a formula character is the guard.
+    expect(["'-x", "'x", "''-x", "a'-"].map(unprotectFormula)).toEqual(['-x', "'x", "''-x", "a'-"]);
   });
 });

@@ -1,8 +1,26 @@
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type Selectable, type SqlBool, type Transaction } from 'kysely';
 import type { AccountsTable, ApiKeysTable, Database } from '../db/schema.js';
 
 export type AccountRow = Selectable<AccountsTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;
+
+/** What deleting an account removed. */
+export interface DeletedCounts {
+  links: number;
+  apiKeys: number;
+  clicks: number;
+}
+
+/** Tables whose rows belong to an account through their `account_id` (links, keys and prefixes come last). */
+const OWNED_BY_ACCOUNT = [
+  'clicks', 'click_rollups', 'account_usage', 'webhook_deliveries', 'webhooks', 'folders', 'qr_settings', 'domains',
+  'link_tags', 'utm_templates', 'saved_views',
+] as const satisfies readonly (keyof Database)[];
+
+/** Tables whose rows belong to a link through their `link_id` only. */
+const OWNED_BY_LINK = ['link_scans', 'click_visitors', 'link_tags'] as const satisfies readonly (keyof Database)[];
+
+const deleted = (result: { numDeletedRows: bigint }) => Number(result.numDeletedRows);
 
 export class AccountsRepository {
   constructor(private readonly db: Kysely<Database>) {}
@@ -22,6 +40,20 @@ export class AccountsRepository {
 
   findByEmail(email: string): Promise<AccountRow | undefined> {
     return this.db.selectFrom('accounts').selectAll().where('email', '=', email).executeTakeFirst();
+  }
+
+  /** Every account, oldest first, with how many links it has. */
+  async listWithLinkCounts(): Promise<(AccountRow & { links: number })[]> {
+    const rows = await this.db
+      .selectFrom('accounts')
+      .selectAll('accounts')
+      .select((eb) =>
+        eb.selectFrom('links').select(eb.fn.countAll<number | string>().as('n')).whereRef('links.account_id', '=', 'accounts.id').as('links'),
+      )
+      .orderBy('accounts.created_at', 'asc')
+      .orderBy('accounts.id', 'asc')
+      .execute();
+    return rows.map((row) => ({ ...row, links: Number(row.links ?? 0) }));
   }
 
   findById(id: string): Promise<AccountRow | undefined> {
@@ -54,6 +86,17 @@ export class AccountsRepository {
       .selectAll()
       .where('account_id', '=', accountId)
       .where('revoked_at', 'is', null)
+      .orderBy('created_at', 'asc')
+      .orderBy('id', 'asc')
+      .execute();
+  }
+
+  /** Every key of the account, revoked ones too, oldest first. */
+  listAllKeys(accountId: string): Promise<ApiKeyRow[]> {
+    return this.db
+      .selectFrom('api_keys')
+      .selectAll()
+      .where('account_id', '=', accountId)
       .orderBy('created_at', 'asc')
       .orderBy('id', 'asc')
       .execute();
@@ -132,4 +175,47 @@ export class AccountsRepository {
       .executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   }
+
+  /**
+   * Deletes the account and everything it owns, in one transaction: its links and what hangs off them (scans,
+   * visitors, tags), clicks and their rollups, usage, webhooks and their deliveries, folders, QR settings, domains,
+   * UTM templates, saved views, durable usage counters, keys and namespaces (which anyone may then claim). Rows are
+   * deleted explicitly rather than through ON DELETE CASCADE, which covers only keys, namespaces and links. The
+   * account row is locked first (an update of nothing on PostgreSQL), so work holding the account's lock (folder and
+   * domain limits) finishes before or waits until after. Null when there is no such account.
+   */
+  async deleteAccount(accountId: string): Promise<DeletedCounts | null> {
+    return this.db.transaction().execute(async (trx) => {
+      const locked = await trx
+        .updateTable('accounts')
+        .set((eb) => ({ tier: eb.ref('tier') }))
+        .where('id', '=', accountId)
+        .executeTakeFirst();
+      if (Number(locked.numUpdatedRows) === 0) return null;
+      const ofLinks = sql<SqlBool>`link_id in (select id from links where account_id = ${accountId})`;
+      for (const table of OWNED_BY_LINK) await deleteWhere(trx, table, ofLinks);
+      let clicks = 0;
+      for (const table of OWNED_BY_ACCOUNT) {
+        const count = await deleteWhere(trx, table, sql<SqlBool>`account_id = ${accountId}`);
+        if (table === 'clicks') clicks = count;
+      }
+      // Durable usage counters are keyed `usage:<accountId>:<window>:<start>` (src/usage/service.ts).
+      const prefix = `usage:${accountId}:`;
+      await trx.deleteFrom('usage_counters').where(sql<boolean>`substr(key, 1, ${sql.lit(prefix.length)}) = ${prefix}`).execute();
+      const links = deleted(await trx.deleteFrom('links').where('account_id', '=', accountId).executeTakeFirst());
+      const apiKeys = deleted(await trx.deleteFrom('api_keys').where('account_id', '=', accountId).executeTakeFirst());
+      await trx.deleteFrom('namespaces').where('account_id', '=', accountId).execute();
+      await trx.deleteFrom('accounts').where('id', '=', accountId).execute();
+      return { links, apiKeys, clicks };
+    });
+  }
+}
+
+/** `DELETE FROM table WHERE condition`, for the tables an account or its links own; answers how many rows went. */
+async function deleteWhere(
+  trx: Transaction<Database>,
+  table: (typeof OWNED_BY_ACCOUNT)[number] | (typeof OWNED_BY_LINK)[number],
+  condition: RawBuilder<SqlBool>,
+): Promise<number> {
+  return deleted(await trx.deleteFrom(table).where(condition).executeTakeFirst());
 }

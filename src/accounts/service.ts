@@ -5,7 +5,7 @@ import { newId } from '../ids.js';
 import { generateApiKey, hashApiKey, looksLikeApiKey } from './api-keys.js';
 import { namespaceCandidates, normalizeNamespace } from './namespace-rules.js';
 import { TIERS, isTier, type PlanLimits, type Plans, type Tier } from './plans.js';
-import type { AccountRow, AccountsRepository, ApiKeyRow } from './repository.js';
+import type { AccountRow, AccountsRepository, ApiKeyRow, DeletedCounts } from './repository.js';
 
 /** Who is calling: resolved from the API key on every request, so a tier change applies at once. */
 export interface Caller {
@@ -42,6 +42,17 @@ export interface ApiKeyInfo {
   id: string;
   prefix: string;
   createdAt: string;
+}
+
+/** An account as an operator lists it. */
+export interface AccountSummary extends Account {
+  linkCount: number;
+}
+
+/** A key as an operator lists it: never the secret or its hash, only the short display prefix. */
+export interface ApiKeyListing extends ApiKeyInfo {
+  /** When the key was revoked; null while it works. */
+  revokedAt: string | null;
 }
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -95,6 +106,29 @@ export class AccountsService {
       return { ...toAccount(account), apiKey: generated.key };
     }
     throw new AppError(500, 'NAMESPACE_EXHAUSTED', 'Could not find a free namespace for the account');
+  }
+
+  /** Every account, oldest first, with its link count (operator `users list`). */
+  async listAccounts(): Promise<AccountSummary[]> {
+    return (await this.repo.listWithLinkCounts()).map((row) => ({ ...toAccount(row), linkCount: row.links }));
+  }
+
+  /** Every key of the account, revoked ones too, oldest first (operator `keys list`). */
+  async keysOf(emailRaw: string): Promise<{ email: string; keys: ApiKeyListing[] }> {
+    const account = await this.requireByEmail(emailRaw);
+    const keys = await this.repo.listAllKeys(account.id);
+    return { email: account.email, keys: keys.map((row) => ({ ...toKeyInfo(row), revokedAt: row.revoked_at })) };
+  }
+
+  /**
+   * Deletes the account and everything it owns (links, clicks, keys, webhooks, folders, domains, ...; see
+   * `AccountsRepository.deleteAccount`), for good. Its namespaces and domains become free to claim.
+   */
+  async deleteAccount(emailRaw: string): Promise<Account & { deleted: DeletedCounts }> {
+    const account = await this.requireByEmail(emailRaw);
+    const counts = await this.repo.deleteAccount(account.id);
+    if (!counts) throw new AppError(404, 'ACCOUNT_NOT_FOUND', 'No account with that email');
+    return { ...toAccount(account), deleted: counts };
   }
 
   async setTier(emailRaw: string, tierRaw: string): Promise<Account> {

@@ -1,38 +1,71 @@
 import path from 'node:path';
 import { parse, type CsvError } from 'csv-parse';
+import { AppError } from '../errors.js';
+import { unprotectFormula } from '../exports/csv.js';
 
 /**
- * Turns an import file (CSV or JSON lines) into rows for `links import`. Only the file format is handled here:
- * every link rule (URL, slug, dates, maxClicks) stays in the links service, which judges each row.
+ * Turns an import file (CSV, a JSON document or JSON lines) into rows for `links import`. Only the file format is
+ * handled here: every link rule (URL, slug, dates, maxClicks) stays in the links service, which judges each row.
  */
 
-export type ImportFormat = 'csv' | 'jsonl';
+/** CSV, one JSON document (`{"links":[...]}` as the exports write it, or an array of links) or JSON lines. */
+export type ImportFormat = 'csv' | 'json' | 'jsonl';
+export const IMPORT_FORMATS: readonly ImportFormat[] = ['csv', 'json', 'jsonl'];
 
-/** The columns (CSV) or fields (JSON lines) an import reads; anything else in the file is ignored. */
-export const IMPORT_FIELDS = ['url', 'customSlug', 'expiresAt', 'maxClicks', 'activeFrom'] as const;
+/** What a row carries over to the new link. */
+export const IMPORT_FIELDS = ['url', 'customSlug', 'expiresAt', 'maxClicks', 'activeFrom', 'blockedCountries'] as const;
 type ImportField = (typeof IMPORT_FIELDS)[number];
 
 /**
- * One row of the file, by the physical line it starts on. `item` goes to the bulk creator as it is; `key` is
- * the row's normalised content, the same for equal rows whatever the file format, for the import fingerprint.
+ * The columns (CSV) or fields (JSON) each import field is read from, the first non-empty one winning: the short
+ * names of a hand-written file, then the names of Snip's links file (src/exports/service.ts), whose `fullPath`
+ * (`<prefix>/<slug>`) gives the slug. Anything else in the file (shortCode, clicks, ...) is ignored.
+ */
+const SOURCES: Record<ImportField, readonly string[]> = {
+  url: ['url', 'destination'],
+  customSlug: ['customSlug', 'fullPath'],
+  expiresAt: ['expiresAt'],
+  maxClicks: ['maxClicks'],
+  activeFrom: ['activeFrom'],
+  blockedCountries: ['blockedCountries'],
+};
+const COLUMNS = Object.values(SOURCES).flat();
+
+/**
+ * One row of the file, by the line it starts on (for a JSON document: the link's position in its list). `item`
+ * goes to the bulk creator as it is; `key` is the row's normalised content, the same for equal rows whatever the
+ * file format, for the import fingerprint. `end` is how far into the file the row ends (bytes of the decoded text,
+ * or for a JSON document its share of the file), for the progress of an import.
  */
 export type ParsedRow =
-  | { line: number; item: unknown; key: string }
-  | { line: number; failure: { code: string; message: string }; stop?: boolean };
+  | { line: number; end: number; item: unknown; key: string }
+  | { line: number; end: number; failure: { code: string; message: string }; stop?: boolean };
 
-/** The CSV or JSON-lines row failed before reaching the service (malformed JSON, broken CSV quoting). */
+/** The CSV or JSON row failed before reaching the service (malformed JSON, broken CSV quoting). */
 export const isFailure = (row: ParsedRow): row is Extract<ParsedRow, { failure: unknown }> => 'failure' in row;
 
-const EXTENSIONS: Record<string, ImportFormat> = { '.csv': 'csv', '.jsonl': 'jsonl', '.ndjson': 'jsonl', '.json': 'jsonl' };
-
-export function formatFromExtension(file: string): ImportFormat | null {
-  return EXTENSIONS[path.extname(file).toLowerCase()] ?? null;
+export function parseImportFormat(raw: string | undefined): ImportFormat | null {
+  if (raw === undefined) return null;
+  if ((IMPORT_FORMATS as readonly string[]).includes(raw)) return raw as ImportFormat;
+  throw new AppError(400, 'INVALID_FORMAT', `--format must be one of ${IMPORT_FORMATS.join(', ')}`);
 }
 
-/** Content sniffing for files without a known extension: a first character `{` or `[` means JSON. */
-export function sniffFormat(head: string): ImportFormat {
-  const first = head.replace(/^\uFEFF/, '').trimStart()[0];
-  return first === '{' || first === '[' ? 'jsonl' : 'csv';
+const startOf = (head: string) => head.replace(/^\uFEFF/, '').trimStart();
+/** `[` or an object whose first key is `links` (the exports' JSON): one JSON document rather than JSON lines. */
+const isJsonDocument = (head: string) => /^(\[|\{\s*"links"\s*:)/.test(startOf(head));
+
+/**
+ * The format of an import file: `--format`; else `.csv` is CSV, `.jsonl` and `.ndjson` JSON lines, `.json` a JSON
+ * document or JSON lines by its start; any other file is sniffed from its first characters (`{"links":` or `[` a
+ * JSON document, another `{` JSON lines, anything else CSV).
+ */
+export function importFormatOf(file: string, head: string, forced: ImportFormat | null): ImportFormat {
+  if (forced) return forced;
+  const extension = path.extname(file).toLowerCase();
+  if (extension === '.csv') return 'csv';
+  if (extension === '.jsonl' || extension === '.ndjson') return 'jsonl';
+  if (isJsonDocument(head)) return 'json';
+  return extension === '.json' || startOf(head).startsWith('{') ? 'jsonl' : 'csv';
 }
 
 /** Decoded text with the byte-order mark removed and CRLF turned into LF (also across chunk boundaries). */
@@ -52,36 +85,62 @@ export async function* normalisedText(chunks: AsyncIterable<string>): AsyncGener
   if (carry) yield carry;
 }
 
-/** Empty strings (after trimming) and null mean "absent"; strings are trimmed; anything else is kept as is. */
-function cell(value: unknown): unknown {
+/**
+ * Empty strings (after trimming) and null mean "absent"; strings are trimmed (CSV cells first lose the formula guard
+ * of Snip's exports); anything else is kept as is.
+ */
+function cell(value: unknown, fromCsv: boolean): unknown {
   if (value === null || value === undefined) return undefined;
   if (typeof value !== 'string') return value;
-  const text = value.trim();
+  const text = (fromCsv ? unprotectFormula(value) : value).trim();
   return text === '' ? undefined : text;
 }
 
 const DECIMAL = /^[+-]?\d+(\.\d+)?$/;
 
-/** The import fields of one record, absent ones left out. CSV has no types, so a numeric maxClicks becomes a number. */
+/** The value of one import field: the first of its sources with a value, made what the links service expects. */
+function fieldValue(record: Record<string, unknown>, field: ImportField, fromCsv: boolean): unknown {
+  for (const source of SOURCES[field]) {
+    let value = cell(record[source], fromCsv);
+    if (value === undefined) continue;
+    // `<prefix>/<slug>`: the slug goes into the importing account's own namespace.
+    if (source === 'fullPath' && typeof value === 'string') value = value.slice(value.lastIndexOf('/') + 1);
+    // CSV has no types: a numeric maxClicks becomes a number, blocked countries are one comma-separated cell.
+    if (field === 'maxClicks' && fromCsv && typeof value === 'string' && DECIMAL.test(value)) value = Number(value);
+    if (field === 'blockedCountries' && typeof value === 'string') value = value.split(',').map((c) => c.trim()).filter(Boolean);
+    if (field === 'blockedCountries' && Array.isArray(value) && value.length === 0) continue;
+    return value;
+  }
+  return undefined;
+}
+
+/** The import fields of one record, absent ones left out, and the row's fingerprint key. */
 function pickFields(record: Record<string, unknown>, fromCsv: boolean): { item: Record<string, unknown>; key: string } {
   const item: Record<string, unknown> = {};
   for (const field of IMPORT_FIELDS) {
-    let value = cell(record[field]);
-    if (fromCsv && field === 'maxClicks' && typeof value === 'string' && DECIMAL.test(value)) value = Number(value);
+    const value = fieldValue(record, field, fromCsv);
     if (value !== undefined) item[field] = value;
   }
-  return { item, key: JSON.stringify(IMPORT_FIELDS.map((field) => item[field] ?? null)) };
+  // The key of a row without blocked countries is what it was before they were imported, so re-running an old
+  // import file still finds its links.
+  const key = IMPORT_FIELDS.slice(0, 5).map((field) => item[field] ?? null);
+  if (Array.isArray(item.blockedCountries)) {
+    key.push([...new Set(item.blockedCountries.map((c) => String(c).toUpperCase()))].sort());
+  } else if (item.blockedCountries !== undefined) {
+    key.push(item.blockedCountries);
+  }
+  return { item, key: JSON.stringify(key) };
 }
 
-/** Matches header names to import fields case-insensitively; other columns are dropped (false). */
-function headerColumns(header: string[]): (ImportField | false)[] {
-  const known = new Map(IMPORT_FIELDS.map((field) => [field.toLowerCase(), field] as const));
-  const seen = new Set<ImportField>();
+/** Matches header names to the columns an import reads, case-insensitively; other columns are dropped (false). */
+function headerColumns(header: string[]): (string | false)[] {
+  const known = new Map(COLUMNS.map((name) => [name.toLowerCase(), name] as const));
+  const seen = new Set<string>();
   return header.map((name) => {
-    const field = known.get(String(name).trim().toLowerCase());
-    if (!field || seen.has(field)) return false; // the first of two equal columns wins
-    seen.add(field);
-    return field;
+    const column = known.get(String(name).trim().toLowerCase());
+    if (!column || seen.has(column)) return false; // the first of two equal columns wins
+    seen.add(column);
+    return column;
   });
 }
 
@@ -97,7 +156,7 @@ export class ImportFileError extends Error {}
  */
 export async function* csvRows(text: AsyncIterable<string>): AsyncGenerator<ParsedRow> {
   const state = {
-    columns: null as (ImportField | false)[] | null,
+    columns: null as (string | false)[] | null,
     lastEnd: 0, // the line the previous record (or the header) ended on
     emptyAtLastEnd: 0,
     failed: undefined as CsvError | undefined,
@@ -123,7 +182,7 @@ export async function* csvRows(text: AsyncIterable<string>): AsyncGenerator<Pars
       const body = (context.raw ?? '').replace(/^\n+/, '').replace(/\n$/, '');
       state.lastEnd = context.lines;
       state.emptyAtLastEnd = context.empty_lines;
-      ready.push({ line: context.lines - (body.match(/\n/g)?.length ?? 0), ...pickFields(record, true) });
+      ready.push({ line: context.lines - (body.match(/\n/g)?.length ?? 0), end: context.bytes, ...pickFields(record, true) });
       return null;
     },
   });
@@ -138,8 +197,10 @@ export async function* csvRows(text: AsyncIterable<string>): AsyncGenerator<Pars
     );
   const end = () => new Promise<void>((resolve) => parser.once('error', () => resolve()).end(() => resolve()));
   const checkHeader = () => {
-    if (state.columns && !state.columns.includes('url')) {
-      throw new ImportFileError('The CSV header row has no url column (expected: url, customSlug, expiresAt, maxClicks, activeFrom)');
+    if (state.columns && !state.columns.includes('url') && !state.columns.includes('destination')) {
+      throw new ImportFileError(
+        'The CSV header row has no url (or destination) column; an import reads url, customSlug, expiresAt, maxClicks, activeFrom and blockedCountries, or the columns of a Snip export',
+      );
     }
   };
 
@@ -156,43 +217,75 @@ export async function* csvRows(text: AsyncIterable<string>): AsyncGenerator<Pars
     const line = state.lastEnd + 1 + Math.max(0, parser.info.empty_lines - state.emptyAtLastEnd);
     yield {
       line,
+      end: parser.info.bytes,
       failure: { code: 'INVALID_CSV', message: `${state.failed.message}; the file was not read past this row` },
       stop: true,
     };
   }
 }
 
+/** A decoded JSON value as a row: an object's import fields, or anything else for the bulk creator to refuse. */
+function jsonRow(line: number, end: number, value: unknown): ParsedRow {
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    return { line, end, ...pickFields(value as Record<string, unknown>, false) };
+  }
+  // Not an object: the bulk creator refuses it as an item, with its own code.
+  return { line, end, item: value, key: JSON.stringify({ value }) };
+}
+
 /** JSON lines: one object per line, blank lines skipped; a line that is not JSON fails on its own. */
 export async function* jsonlRows(text: AsyncIterable<string>): AsyncGenerator<ParsedRow> {
   let lineNo = 0;
+  let bytes = 0;
   let partial = '';
-  const row = (source: string): ParsedRow | null => {
+  const row = (source: string, ending: number): ParsedRow | null => {
     lineNo += 1;
+    bytes += Buffer.byteLength(source) + ending;
     if (source.trim() === '') return null;
     let value: unknown;
     try {
       value = JSON.parse(source);
     } catch (error) {
-      return { line: lineNo, failure: { code: 'INVALID_JSON', message: `Not valid JSON: ${(error as Error).message}` } };
+      return { line: lineNo, end: bytes, failure: { code: 'INVALID_JSON', message: `Not valid JSON: ${(error as Error).message}` } };
     }
-    if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
-      return { line: lineNo, ...pickFields(value as Record<string, unknown>, false) };
-    }
-    // Not an object: the bulk creator refuses it as an item, with its own code.
-    return { line: lineNo, item: value, key: JSON.stringify({ value }) };
+    return jsonRow(lineNo, bytes, value);
   };
   for await (const chunk of text) {
     const lines = (partial + chunk).split('\n');
     partial = lines.pop() ?? '';
     for (const source of lines) {
-      const parsed = row(source);
+      const parsed = row(source, 1);
       if (parsed) yield parsed;
     }
   }
-  const last = row(partial);
+  const last = row(partial, 0);
   if (last) yield last;
 }
 
-export function parseRows(text: AsyncIterable<string>, format: ImportFormat): AsyncGenerator<ParsedRow> {
+/** The largest JSON document an import reads (it is parsed whole); larger files go as CSV or JSON lines. */
+export const MAX_JSON_DOCUMENT_BYTES = 256 * 1024 * 1024;
+
+/**
+ * One JSON document: `{"links": [...]}` (the exports' JSON) or an array of links, each element a row numbered by
+ * its position in the list. A file that is not such a document fails whole.
+ */
+export function* jsonDocumentRows(text: string, totalBytes: number): Generator<ParsedRow> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch (error) {
+    throw new ImportFileError(`Not a valid JSON document: ${(error as Error).message} (JSON lines go in a .jsonl file, or use --format jsonl)`);
+  }
+  const links = Array.isArray(value) ? value : (value as { links?: unknown } | null)?.links;
+  if (!Array.isArray(links)) {
+    throw new ImportFileError('A JSON import file is {"links": [...]} as the exports write it, an array of links, or JSON lines');
+  }
+  for (const [index, link] of links.entries()) {
+    yield jsonRow(index + 1, Math.floor((totalBytes * (index + 1)) / links.length), link);
+  }
+}
+
+/** The rows of a streamed file (CSV or JSON lines). */
+export function parseRows(text: AsyncIterable<string>, format: Exclude<ImportFormat, 'json'>): AsyncGenerator<ParsedRow> {
   return format === 'csv' ? csvRows(text) : jsonlRows(text);
 }

@@ -4,9 +4,9 @@ import type { Caller } from '../accounts/service.js';
 import type { Core } from '../core.js';
 import { AppError } from '../errors.js';
 import {
-  formatFromExtension, ImportFileError, isFailure, normalisedText, parseRows, sniffFormat, type ImportFormat,
+  importFormatOf, ImportFileError, isFailure, jsonDocumentRows, MAX_JSON_DOCUMENT_BYTES, normalisedText, parseImportFormat, parseRows,
+  type ParsedRow,
 } from './import-rows.js';
-import { startProgress, type Progress } from './progress.js';
 
 /** Rows sent to the links service per call; also the call's `maxItems`. */
 export const IMPORT_CHUNK = 500;
@@ -30,19 +30,26 @@ export interface ImportSummary {
   incomplete?: true;
 }
 
+/**
+ * How far an import has got: `done` of `total` bytes of the file are rows the links service has answered (a JSON
+ * document counts each link as its share of the file); `rows` and `failed` count those rows. `done` never goes
+ * back, and reaches `total` only once every row is answered.
+ */
+export interface ImportProgress {
+  done: number;
+  total: number;
+  rows: number;
+  failed: number;
+}
+
 export interface ImportRequest {
   email: string;
+  /** The file to read, as given (the CLI passes it resolved against the user's directory). */
   file: string;
   /** Overrides the extension and content sniffing. */
   format?: string;
-  /** Where to draw a progress bar; none when omitted. */
-  progressTo?: NodeJS.WriteStream | null;
-}
-
-export function parseImportFormat(raw: string | undefined): ImportFormat | null {
-  if (raw === undefined) return null;
-  if (raw === 'csv' || raw === 'jsonl') return raw;
-  throw new AppError(400, 'INVALID_FORMAT', '--format must be csv or jsonl');
+  /** Told at the start, after each chunk of rows and at the end. */
+  onProgress?: (progress: ImportProgress) => void;
 }
 
 const unreadable = (file: string, error: unknown) =>
@@ -72,26 +79,30 @@ export async function importLinks(core: Core, request: ImportRequest): Promise<I
   const handle = await fs.open(request.file, 'r').catch((error: unknown) => {
     throw unreadable(request.file, error);
   });
-  let progress: Progress | null = null;
   try {
     const stat = await handle.stat();
     if (!stat.isFile()) throw unreadable(request.file, new Error('not a regular file'));
     const { buffer, bytesRead } = await handle.read(Buffer.alloc(4096), 0, 4096, 0);
-    const head = buffer.subarray(0, bytesRead).toString('utf8');
-    const format = forced ?? formatFromExtension(request.file) ?? sniffFormat(head);
-    if (format === 'jsonl' && head.replace(/^\uFEFF/, '').trimStart().startsWith('[')) {
-      throw new AppError(400, 'UNSUPPORTED_FILE', 'A JSON array is not supported: write one object per line (JSON lines)');
+    const format = importFormatOf(request.file, buffer.subarray(0, bytesRead).toString('utf8'), forced);
+    const run = new ImportRun(core, caller, stat.size, request.onProgress);
+    let rows: AsyncIterable<ParsedRow> | Iterable<ParsedRow>;
+    if (format === 'json') {
+      if (stat.size > MAX_JSON_DOCUMENT_BYTES) {
+        const limit = `${MAX_JSON_DOCUMENT_BYTES / 1024 / 1024} MiB`;
+        throw new AppError(400, 'FILE_TOO_LARGE', `A JSON document is read whole, up to ${limit}: export the links as CSV or JSON lines instead`);
+      }
+      rows = jsonDocumentRows(await handle.readFile({ encoding: 'utf8' }), stat.size);
+    } else {
+      rows = parseRows(normalisedText(handle.createReadStream({ encoding: 'utf8', start: 0, autoClose: false })), format);
     }
-    const stream = handle.createReadStream({ encoding: 'utf8', start: 0, autoClose: false });
-    if (request.progressTo) progress = startProgress(request.progressTo, stat.size);
-    const run = new ImportRun(core, caller, progress, () => stream.bytesRead);
+    run.report();
     try {
-      for await (const row of parseRows(normalisedText(stream), format)) {
+      for await (const row of rows) {
         if (isFailure(row)) {
-          await run.fail(row.line, row.failure.code, row.failure.message);
+          await run.fail(row);
           if (row.stop) run.summary.incomplete = true;
         } else {
-          await run.add(row.line, row.item, row.key);
+          await run.add(row);
         }
       }
     } catch (error) {
@@ -100,14 +111,14 @@ export async function importLinks(core: Core, request: ImportRequest): Promise<I
       throw error;
     }
     await run.flush();
+    run.finish();
     return run.summary;
   } finally {
-    progress?.stop();
     await handle.close();
   }
 }
 
-type Pending = { line: number; item: unknown; key: string } | { line: number; failure: ImportFailure };
+type Pending = { line: number; end: number; item: unknown; key: string } | { line: number; end: number; failure: ImportFailure };
 
 /**
  * The rows read so far and what became of them. Rows go to the links service a chunk at a time; rows that
@@ -118,25 +129,37 @@ class ImportRun {
   private readonly fingerprints: Fingerprints;
   private pending: Pending[] = [];
   private items = 0;
+  /** How far into the file the rows answered so far reach. */
+  private done = 0;
 
   constructor(
     private readonly core: Core,
     private readonly caller: Caller,
-    private readonly progress: Progress | null,
-    private readonly bytesRead: () => number,
+    private readonly totalBytes: number,
+    private readonly onProgress: ((progress: ImportProgress) => void) | undefined,
   ) {
     this.fingerprints = new Fingerprints(caller.accountId);
   }
 
-  async fail(line: number, code: string, message: string): Promise<void> {
-    this.pending.push({ line, failure: { line, code, message } });
+  async fail(row: { line: number; end: number; failure: { code: string; message: string } }): Promise<void> {
+    this.pending.push({ line: row.line, end: row.end, failure: { line: row.line, ...row.failure } });
     if (this.pending.length >= 4 * IMPORT_CHUNK) await this.flush(); // a file of mostly bad lines stays in bounds
   }
 
-  async add(line: number, item: unknown, key: string): Promise<void> {
-    this.pending.push({ line, item, key: this.fingerprints.next(key) });
+  async add(row: { line: number; end: number; item: unknown; key: string }): Promise<void> {
+    this.pending.push({ line: row.line, end: row.end, item: row.item, key: this.fingerprints.next(row.key) });
     this.items += 1;
     if (this.items >= IMPORT_CHUNK) await this.flush();
+  }
+
+  /** Tells the progress listener where the import is. Below the total until `finish`: the end is only known there. */
+  report(done = Math.min(this.done, this.totalBytes - 1)): void {
+    this.onProgress?.({ done: Math.max(0, done), total: this.totalBytes, rows: this.summary.total, failed: this.summary.failed });
+  }
+
+  /** Every row is answered: the whole file is done. */
+  finish(): void {
+    this.report(this.totalBytes);
   }
 
   async flush(): Promise<void> {
@@ -171,6 +194,10 @@ class ImportRun {
       if (this.summary.failures.length < MAX_LISTED_FAILURES) this.summary.failures.push(failure);
       else this.summary.failuresTruncated = true;
     }
-    this.progress?.update(this.bytesRead(), this.summary);
+    const last = rows.at(-1);
+    if (last) {
+      this.done = Math.max(this.done, last.end);
+      this.report();
+    }
   }
 }

@@ -1,13 +1,17 @@
 import cliProgress from 'cli-progress';
+import type { ImportProgress } from './links-import.js';
 
-/** A progress bar for long CLI commands; drawn only where the caller passes a terminal. */
-export interface Progress {
-  update(bytesRead: number, counts: { total: number; failed: number }): void;
+/** A progress bar for `links import`, drawn where the caller passes a terminal. */
+export interface ProgressBar {
+  update(progress: ImportProgress): void;
   stop(): void;
 }
 
-/** Progress through a file of `totalBytes`, with the rows read and failed so far. */
-export function startProgress(stream: NodeJS.WriteStream, totalBytes: number): Progress {
+/**
+ * Draws the import's progress: the share of the file whose rows the links service has answered, with the rows
+ * and failures so far. The bar starts at the first update, which carries the file's size.
+ */
+export function progressBar(stream: NodeJS.WriteStream): ProgressBar {
   const bar = new cliProgress.SingleBar(
     {
       stream,
@@ -18,13 +22,18 @@ export function startProgress(stream: NodeJS.WriteStream, totalBytes: number): P
     },
     cliProgress.Presets.shades_classic,
   );
-  bar.start(Math.max(totalBytes, 1), 0, { rows: 0, failed: 0 });
+  let started = false;
   return {
-    update(bytesRead, counts) {
-      bar.update(Math.min(bytesRead, Math.max(totalBytes, 1)), { rows: counts.total, failed: counts.failed });
+    update({ done, total, rows, failed }) {
+      // An empty file is done at once: 1 of 1, so the bar shows 100% rather than 0 of 0.
+      const size = Math.max(total, 1);
+      const position = total === 0 ? 1 : done;
+      if (!started) bar.start(size, position, { rows, failed });
+      else bar.update(position, { rows, failed });
+      started = true;
     },
     stop() {
-      bar.stop();
+      if (started) bar.stop();
     },
   };
 }

@@ -1,9 +1,9 @@
 import { stringify } from 'csv-stringify/sync';
 
 /**
- * The one CSV dialect Snip writes (the API exports and the operator CLI's `links export`): comma-separated, a
- * header row, RFC 4180 quoting (a cell with a comma, a double quote, CR or LF is quoted and its quotes doubled),
- * records ended by LF, null as an empty cell.
+ * The one CSV dialect Snip writes (the API exports and the operator CLI's `links export`, which write the same
+ * file): comma-separated, a header row, RFC 4180 quoting (a cell with a comma, a double quote, CR or LF is quoted
+ * and its quotes doubled), records ended by LF, null as an empty cell, text cells guarded against formulas.
  */
 
 export type CsvCell = string | number | null;
@@ -19,12 +19,21 @@ export function protectFormula(value: string): string {
   return FORMULA_START.test(value) ? `'${value}` : value;
 }
 
+/**
+ * The inverse of `protectFormula`, for reading Snip's own CSV back (`links import`): a `'` followed by one of the
+ * formula characters is dropped. Only for cells that can never start with `'` themselves (URLs, slugs, dates,
+ * numbers, country codes), where the `'` can only be the guard.
+ */
+export function unprotectFormula(value: string): string {
+  return value.startsWith("'") && FORMULA_START.test(value.slice(1)) ? value.slice(1) : value;
+}
+
 export interface CsvOptions {
   /** Write the header row first (the first page of an export). */
   header: boolean;
   /**
-   * Prefix text cells that start with = + - @ tab or CR with `'`. On for files meant for people (the API
-   * exports); off for the CLI's export, which is an import file whose values must read back unchanged.
+   * Prefix text cells that start with = + - @ tab or CR with `'`, so spreadsheets show them as text. On for every
+   * export (`links import` undoes it with `unprotectFormula`).
    */
   protectFormulas: boolean;
 }

@@ -27,7 +27,7 @@ const ExportedLink = Type.Object({
   createdAt: DateTime(),
   expiresAt: Nullable(DateTime()),
   maxClicks: Nullable(Type.Integer()),
-  activeFrom: Nullable(DateTime()),
+  activeFrom: Nullable(DateTime('When a scheduled link starts redirecting; null once it has started')),
   folderId: Nullable(Type.String()),
   blockedCountries: Type.Array(Type.String(), { description: 'In CSV: one cell, comma-separated' }),
   domain: Nullable(Type.String()),
@@ -70,7 +70,7 @@ export const exportRoutes =
           config,
           schema: {
             tags,
-            summary: "Every link of the caller's, as CSV or JSON",
+            summary: "Every link of the caller's, as CSV or JSON (the operator CLI's `links import` reads both back)",
             querystring: ExportQuery,
             response: {
               200: fileResponse('CSV columns: shortCode, shortUrl, fullPath, destination, clicks, createdAt, expiresAt, maxClicks, activeFrom, folderId, blockedCountries, domain.', LinksExport),

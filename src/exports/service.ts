@@ -7,8 +7,15 @@ import type { LinkPresenter } from '../links/presenters.js';
 import { toCsv, type CsvCell } from './csv.js';
 import type { ExportsRepository, LinkCursor } from './repository.js';
 
+/** The formats of the API's exports (REST, MCP). */
 export const EXPORT_FORMATS = ['csv', 'json'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+/**
+ * The formats of a links file: the API's two, and for the operator CLI JSON lines (the same objects as the JSON
+ * form's `links`, one per line, for files too large to read back as one document).
+ */
+export const LINK_FILE_FORMATS = ['csv', 'json', 'jsonl'] as const;
+export type LinkFileFormat = (typeof LINK_FILE_FORMATS)[number];
 
 /** Links read from the database per page while an export is written. */
 export const EXPORT_PAGE = 1000;
@@ -28,7 +35,11 @@ export interface ExportFile {
   body: string;
 }
 
-/** One link of an export; the CSV columns are these fields in this order. */
+/**
+ * One link of an export; the CSV columns are these fields in this order. This is Snip's one links file, written by
+ * the API and by the CLI's `links export`, and read back by `links import` (destination, fullPath's slug,
+ * expiresAt, maxClicks, activeFrom and blockedCountries make the new link; the rest describes the old one).
+ */
 export interface ExportedLink {
   shortCode: string;
   shortUrl: string;
@@ -55,10 +66,19 @@ export type ExportedStats = { shortCode: string; fullPath: string | null; shortU
 export const STATS_COLUMNS = ['dimension', 'value', 'clicks'] as const;
 type StatsRow = Record<(typeof STATS_COLUMNS)[number], CsvCell>;
 
-export function parseExportFormat(raw: unknown): ExportFormat {
-  if (raw === undefined || raw === null) return DEFAULT_EXPORT_FORMAT;
-  if (typeof raw === 'string' && (EXPORT_FORMATS as readonly string[]).includes(raw)) return raw as ExportFormat;
-  throw new AppError(400, 'INVALID_FORMAT', `format must be one of ${EXPORT_FORMATS.join(', ')}`);
+function oneOf<F extends string>(formats: readonly F[], raw: unknown): F {
+  if (raw === undefined || raw === null) return DEFAULT_EXPORT_FORMAT as F;
+  if (typeof raw === 'string' && (formats as readonly string[]).includes(raw)) return raw as F;
+  throw new AppError(400, 'INVALID_FORMAT', `format must be one of ${formats.join(', ')}`);
+}
+
+export const parseExportFormat = (raw: unknown): ExportFormat => oneOf(EXPORT_FORMATS, raw);
+export const parseLinkFileFormat = (raw: unknown): LinkFileFormat => oneOf(LINK_FILE_FORMATS, raw);
+
+/** A part of a links file: the text of one page of links, and how many links it holds. */
+export interface LinkFileChunk {
+  text: string;
+  links: number;
 }
 
 function parsePeriod(raw: unknown): Period {
@@ -104,7 +124,11 @@ export class ExportsService {
     }
   }
 
-  exportedLink(link: Link): ExportedLink {
+  /**
+   * A link as the links file shows it. `activeFrom` is given while it lies ahead and null once it has passed (the
+   * link is simply active), so the file imports again: a new link cannot start in the past.
+   */
+  exportedLink(link: Link, nowMs = this.clock.now().getTime()): ExportedLink {
     return {
       shortCode: link.code,
       shortUrl: this.present.shortUrl(link),
@@ -114,29 +138,43 @@ export class ExportsService {
       createdAt: link.createdAt,
       expiresAt: link.expiresAt,
       maxClicks: link.maxClicks,
-      activeFrom: link.activeFrom,
+      activeFrom: link.activeFrom !== null && Date.parse(link.activeFrom) > nowMs ? link.activeFrom : null,
       folderId: link.folderId,
       blockedCountries: link.blockedCountries,
       domain: link.domain,
     };
   }
 
-  /** All the caller's links as CSV (header row; blockedCountries comma-joined) or JSON `{links: [...]}`. */
+  /**
+   * Every link of the caller as a links file, a page at a time: CSV (header row, RFC 4180 quoting, formula guard,
+   * blockedCountries comma-joined), JSON `{"links":[...]}` or JSON lines (one link object per line). The API joins
+   * the parts into one answer; the CLI writes them to a file as they come, so no more than a page is in memory.
+   */
+  async *linkFile(caller: Caller, format: LinkFileFormat): AsyncGenerator<LinkFileChunk> {
+    let count = 0;
+    for await (const page of this.linkPages(caller)) {
+      const nowMs = this.clock.now().getTime();
+      const links = page.map((link) => this.exportedLink(link, nowMs));
+      let text: string;
+      if (format === 'csv') {
+        const records = links.map((l) => ({ ...l, blockedCountries: l.blockedCountries.join(',') }));
+        text = toCsv(records, LINK_COLUMNS, { header: count === 0, protectFormulas: true });
+      } else if (format === 'jsonl') {
+        text = links.map((l) => `${JSON.stringify(l)}\n`).join('');
+      } else {
+        text = `${count === 0 ? '{"links":[' : ''}${links.map((l, i) => `${count + i === 0 ? '' : ','}${JSON.stringify(l)}`).join('')}`;
+      }
+      count += links.length;
+      yield { text, links: links.length };
+    }
+    if (format === 'json') yield { text: ']}', links: 0 };
+  }
+
+  /** All the caller's links as one file of the API (see `linkFile`); CSV unless `format` is json. */
   async links(caller: Caller, options: { format?: string } = {}): Promise<ExportFile> {
     const format = parseExportFormat(options.format);
     const parts: string[] = [];
-    let count = 0;
-    if (format === 'json') parts.push('{"links":[');
-    for await (const page of this.linkPages(caller)) {
-      const links = page.map((link) => this.exportedLink(link));
-      if (format === 'json') {
-        for (const link of links) parts.push(`${count++ === 0 ? '' : ','}${JSON.stringify(link)}`);
-      } else {
-        const records = links.map((l) => ({ ...l, blockedCountries: l.blockedCountries.join(',') }));
-        parts.push(toCsv(records, LINK_COLUMNS, { header: parts.length === 0, protectFormulas: true }));
-      }
-    }
-    if (format === 'json') parts.push(']}');
+    for await (const chunk of this.linkFile(caller, format)) parts.push(chunk.text);
     return this.file(format, `snip-links-${this.today()}`, parts.join(''));
   }
 

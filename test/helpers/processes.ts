@@ -49,7 +49,8 @@ export async function freePort(): Promise<number> {
 /** The environment of a child: the test's own, minus settings that would leak in, plus `env`. */
 function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   const base: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of ['PORT', 'HOST', 'BASE_URL', 'DATA_DIR', 'DATABASE_URL', 'TRUST_PROXY', 'REDIRECT_STATUS', 'LOG_LEVEL', 'NODE_OPTIONS']) {
+  // INIT_CWD too: the test runner's own npm set it, and the CLI reads relative paths from it.
+  for (const name of ['PORT', 'HOST', 'BASE_URL', 'DATA_DIR', 'DATABASE_URL', 'TRUST_PROXY', 'REDIRECT_STATUS', 'LOG_LEVEL', 'NODE_OPTIONS', 'INIT_CWD']) {
     delete base[name];
   }
   return { ...base, ...env };
@@ -89,10 +90,16 @@ export function runCli(args: string[], env: Record<string, string>): Promise<Run
   return collect(child);
 }
 
-/** `npm run --silent cli -- ...args`, exactly as the README tells an operator to run it. */
-export function runNpmCli(args: string[], env: Record<string, string>): Promise<RunResult> {
+/**
+ * `npm run --silent cli -- ...args`, exactly as the README tells an operator to run it: from the project root, or
+ * with `cwd` from that directory as `npm --prefix <project root> run --silent cli -- ...args`.
+ */
+export function runNpmCli(args: string[], env: Record<string, string>, options: { cwd?: string } = {}): Promise<RunResult> {
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  const child = track(spawn(npm, ['run', '--silent', 'cli', '--', ...args], { cwd: projectRoot, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] }));
+  const prefix = options.cwd ? ['--prefix', projectRoot] : [];
+  const child = track(
+    spawn(npm, [...prefix, 'run', '--silent', 'cli', '--', ...args], { cwd: options.cwd ?? projectRoot, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] }),
+  );
   return collect(child);
 }
 
