@@ -6,6 +6,15 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
+    // Plain Node scripts (build, CI smoke test): TypeScript knows Node's globals, ESLint needs telling.
+    files: ['**/*.mjs'],
+    languageOptions: {
+      globals: Object.fromEntries(
+        ['process', 'console', 'Buffer', 'URL', 'fetch', 'AbortSignal', 'performance', 'setTimeout', 'clearTimeout'].map((name) => [name, 'readonly']),
+      ),
+    },
+  },
+  {
     rules: {
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
