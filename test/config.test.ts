@@ -1,7 +1,9 @@
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PLANS } from '../src/accounts/plans.js';
-import { ConfigError, loadConfig } from '../src/config.js';
+import { ConfigError, loadConfig, operatorEnvironment } from '../src/config.js';
 
 const fixture = (name: string) => path.join(import.meta.dirname, 'fixtures', name);
 
@@ -171,5 +173,27 @@ describe('loadConfig', () => {
       if (saved === undefined) delete process.env.PORT;
       else process.env.PORT = saved;
     }
+  });
+});
+
+describe('operatorEnvironment (.env file)', () => {
+  it('fills the variables the environment leaves unset, and never overrides one that is set', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'snip-env-'));
+    const file = path.join(dir, '.env');
+    fs.writeFileSync(file, 'SNIP_ENV_TEST_SET=from-file\nSNIP_ENV_TEST_UNSET="from file"\n# a comment\n');
+    process.env.SNIP_ENV_TEST_SET = 'from-environment';
+    try {
+      const env = operatorEnvironment(file);
+      expect(env.SNIP_ENV_TEST_SET).toBe('from-environment');
+      expect(env.SNIP_ENV_TEST_UNSET).toBe('from file');
+    } finally {
+      delete process.env.SNIP_ENV_TEST_SET;
+      delete process.env.SNIP_ENV_TEST_UNSET;
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('is optional: without the file the environment is used as it is', () => {
+    expect(operatorEnvironment(path.join(os.tmpdir(), 'no-such-dir', '.env'))).toBe(process.env);
   });
 });

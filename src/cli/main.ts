@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import pino from 'pino';
 import type { FastifyBaseLogger } from 'fastify';
-import { ConfigError, loadConfig } from '../config.js';
+import { ConfigError, loadConfig, operatorEnvironment } from '../config.js';
 import { createCore, type Core } from '../core.js';
 import { AppError } from '../errors.js';
 import { exportLinks } from './links-export.js';
@@ -160,7 +160,7 @@ async function run(argv: string[]): Promise<number> {
   const extra = positionals.slice(command.takesFile ? 3 : 2);
   if (extra.length > 0) throw new UsageError('INVALID_ARGUMENT', `Unexpected argument "${extra[0]}" after ${name}`);
 
-  const config = loadConfig();
+  const config = loadConfig(operatorEnvironment());
   const log = pino({ level: 'warn' }, pino.destination(2)) as FastifyBaseLogger;
   const core = await createCore(config, log, { background: false });
   try {
