@@ -10,6 +10,7 @@ import { ClickJournal, type JournalPosition } from './journal.js';
 import { KEPT_CLICKS_PER_LINK, type ClickBatch, type ClicksRepository, type RollupRow } from './repository.js';
 import { referrerHost, software, type Software } from './user-agent.js';
 import type { Visit } from './visit.js';
+import { RecurringFailure } from '../runtime/recurring-failure.js';
 
 /** What the redirect hands over for a counted visit. */
 export interface CapturedVisit {
@@ -53,7 +54,7 @@ export class ClickRecorder {
   /** Today's visitor hashes of recent visitors (the hash runs on the redirect path). */
   private readonly visitors = new Map<string, string>();
   /** Whether the last commit failed (its visits wait for the next try). */
-  private commitFailing = false;
+  private readonly commitFailures: RecurringFailure;
 
   constructor(
     private readonly journal: ClickJournal,
@@ -64,7 +65,9 @@ export class ClickRecorder {
     private readonly clock: Clock,
     private readonly log: FastifyBaseLogger,
     private readonly secret: string,
-  ) {}
+  ) {
+    this.commitFailures = new RecurringFailure(log, 'committing clicks');
+  }
 
   /**
    * Resolves once the visit is in the journal; the redirect answers after that. Visits arriving in one turn of
@@ -171,9 +174,7 @@ export class ClickRecorder {
     } catch (error) {
       // Still in the journal: the next start replays them. Keep them queued to try again meanwhile; the retries
       // come every second, so only the first failure of a run of them is an error.
-      if (this.commitFailing) this.log.debug({ err: error, visits: visits.length }, 'could not commit clicks again; will retry');
-      else this.log.error({ err: error, visits: visits.length }, 'could not commit clicks; will retry');
-      this.commitFailing = true;
+      this.commitFailures.failed(error, { visits: visits.length });
       this.pending = [...visits, ...this.pending];
       if (!this.scheduled) {
         this.scheduled = true;
@@ -183,8 +184,7 @@ export class ClickRecorder {
       }
       return;
     }
-    if (this.commitFailing) this.log.info({ visits: visits.length }, 'clicks committed again');
-    this.commitFailing = false;
+    this.commitFailures.succeeded({ visits: visits.length });
     // Committed: from here on nothing may put these visits back in the queue.
     try {
       this.journal.compact(position);

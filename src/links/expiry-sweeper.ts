@@ -3,6 +3,7 @@ import type { Clock } from '../clock.js';
 import type { EventBus } from '../events/bus.js';
 import { toLink } from './link.js';
 import type { LinksRepository } from './repository.js';
+import { RecurringFailure } from '../runtime/recurring-failure.js';
 
 export const EXPIRY_SWEEP_MS = 15_000;
 
@@ -12,15 +13,16 @@ export const EXPIRY_SWEEP_MS = 15_000;
  */
 export class ExpirySweeper {
   private timer: NodeJS.Timeout | null = null;
-  /** Whether the last periodic sweep failed: logged when sweeps start failing and when they recover, not every tick. */
-  private failing = false;
+  private readonly failures: RecurringFailure;
 
   constructor(
     private readonly repo: LinksRepository,
     private readonly bus: EventBus,
     private readonly clock: Clock,
     private readonly log: FastifyBaseLogger,
-  ) {}
+  ) {
+    this.failures = new RecurringFailure(log, 'the expiry sweep');
+  }
 
   start(): void {
     this.timer = setInterval(() => void this.sweepAgain(), EXPIRY_SWEEP_MS);
@@ -34,12 +36,9 @@ export class ExpirySweeper {
   private async sweepAgain(): Promise<void> {
     try {
       await this.sweep();
-      if (this.failing) this.log.info('expiry sweeps work again');
-      this.failing = false;
+      this.failures.succeeded();
     } catch (error) {
-      if (this.failing) this.log.debug({ err: error }, 'expiry sweep failed again');
-      else this.log.error({ err: error }, 'expiry sweep failed; retrying every sweep');
-      this.failing = true;
+      this.failures.failed(error);
     }
   }
 

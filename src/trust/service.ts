@@ -8,6 +8,7 @@ import { parseShortPath } from '../links/rules.js';
 import type { ScanRow, ScanTarget, TrustRepository } from './repository.js';
 import { errorMessage, type Scanner } from './scanner.js';
 import type { TrustStatus, Verdict } from './verdict.js';
+import { RecurringFailure } from '../runtime/recurring-failure.js';
 
 /** Spec 2.10's trust score of a link. */
 export interface TrustScore {
@@ -60,8 +61,7 @@ export class TrustService {
    * once per link and destination, not once per retry.
    */
   private readonly failing = new Set<string>();
-  /** Whether the last sweep failed, so a failing database is logged when it starts failing and when it is back. */
-  private sweepFailing = false;
+  private readonly sweepFailures: RecurringFailure;
 
   constructor(
     private readonly repo: TrustRepository,
@@ -70,7 +70,9 @@ export class TrustService {
     private readonly bus: EventBus,
     private readonly clock: Clock,
     private readonly log: FastifyBaseLogger,
-  ) {}
+  ) {
+    this.sweepFailures = new RecurringFailure(log, 'looking for unscanned links');
+  }
 
   listen(): void {
     this.bus.on('link.created', ({ link }) => this.enqueue(link));
@@ -95,16 +97,12 @@ export class TrustService {
     for (const link of await this.repo.owed(1_000, since)) this.enqueue(link);
   }
 
-  /** A periodic sweep: a failure is logged once when sweeps start failing (then at debug), and once when they recover. */
   private async sweepAgain(since: string): Promise<void> {
     try {
       await this.sweep(since);
-      if (this.sweepFailing) this.log.info('looking for unscanned links works again');
-      this.sweepFailing = false;
+      this.sweepFailures.succeeded();
     } catch (err) {
-      if (this.sweepFailing) this.log.debug({ err }, 'could not look for unscanned links');
-      else this.log.error({ err }, 'could not look for unscanned links; retrying every sweep');
-      this.sweepFailing = true;
+      this.sweepFailures.failed(err);
     }
   }
 

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.js';
 import type { AttemptOutcome, DeliveryRow, WebhooksRepository } from './repository.js';
 import type { WebhookSender } from './sender.js';
+import { RecurringFailure } from '../runtime/recurring-failure.js';
 
 export const signBody = (secret: string, body: string): string => createHmac('sha256', secret).update(body, 'utf8').digest('hex');
 
@@ -29,8 +30,7 @@ export class WebhookDispatcher {
   private running: Promise<void> | null = null;
   private stopped = true;
   private again = false;
-  /** Whether the last round failed: a failing database is logged when rounds start failing and when they recover. */
-  private failing = false;
+  private readonly failures: RecurringFailure;
 
   constructor(
     private readonly repo: WebhooksRepository,
@@ -38,7 +38,9 @@ export class WebhookDispatcher {
     private readonly clock: Clock,
     private readonly retryDelaysMs: readonly number[],
     private readonly log: FastifyBaseLogger,
-  ) {}
+  ) {
+    this.failures = new RecurringFailure(log, 'the webhook delivery round');
+  }
 
   start(): void {
     this.stopped = false;
@@ -84,13 +86,9 @@ export class WebhookDispatcher {
         const next = await this.repo.nextDue();
         if (next !== null) wait = Math.min(IDLE_POLL_MS, Math.max(10, Date.parse(next) - this.clock.now().getTime()));
       }
-      if (this.failing) this.log.info('webhook deliveries resumed');
-      this.failing = false;
+      this.failures.succeeded();
     } catch (error) {
-      // Rounds come every second: one error when they start failing, then debug until one succeeds.
-      if (this.failing) this.log.debug({ err: error }, 'webhook delivery round failed again');
-      else this.log.error({ err: error }, 'webhook delivery round failed; retrying');
-      this.failing = true;
+      this.failures.failed(error);
     }
     this.schedule(wait);
   }

@@ -14,6 +14,7 @@ import { checkEvents, type WebhookEvent } from './events.js';
 import { clickData, deliveryBody, eventData, type ShortUrlOf } from './payloads.js';
 import type { DeliveryRow, NewDelivery, WebhookRow, WebhooksRepository } from './repository.js';
 import type { WebhookSender } from './sender.js';
+import { RecurringFailure } from '../runtime/recurring-failure.js';
 
 export interface Webhook {
   id: string;
@@ -122,8 +123,7 @@ export class WebhookService {
    */
   private clickAccounts = new Set<string>();
   private refreshTimer: NodeJS.Timeout | null = null;
-  /** Whether the last periodic reload failed: logged when reloads start failing and when they recover, not every tick. */
-  private refreshFailing = false;
+  private readonly refreshFailures: RecurringFailure;
 
   constructor(
     private readonly repo: WebhooksRepository,
@@ -135,7 +135,9 @@ export class WebhookService {
     private readonly shortUrl: ShortUrlOf,
     private readonly allowPrivate: boolean,
     private readonly log: FastifyBaseLogger,
-  ) {}
+  ) {
+    this.refreshFailures = new RecurringFailure(log, 'reloading the click subscribers');
+  }
 
   /** Subscribes to every webhook event on the bus. */
   async listen(bus: EventBus): Promise<void> {
@@ -248,12 +250,9 @@ export class WebhookService {
   private async refreshAgain(): Promise<void> {
     try {
       await this.refreshClickAccounts();
-      if (this.refreshFailing) this.log.info('reloading click subscribers works again');
-      this.refreshFailing = false;
+      this.refreshFailures.succeeded();
     } catch (err) {
-      if (this.refreshFailing) this.log.debug({ err }, 'could not reload click subscribers');
-      else this.log.error({ err }, 'could not reload click subscribers; retrying');
-      this.refreshFailing = true;
+      this.refreshFailures.failed(err);
     }
   }
 
