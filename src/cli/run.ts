@@ -1,0 +1,189 @@
+import { parseArgs } from 'node:util';
+import pino from 'pino';
+import type { FastifyBaseLogger } from 'fastify';
+import { ConfigError, loadConfig, operatorEnvironment } from '../config.js';
+import { createCore, type Core } from '../core.js';
+import { AppError } from '../errors.js';
+import { exportLinks } from './links-export.js';
+import { importLinks } from './links-import.js';
+import { progressBar } from './progress.js';
+import { userPath } from './user-path.js';
+
+/**
+ * Operator CLI. Every command prints exactly one JSON line on stdout; failures print one on stderr. The one
+ * exception is `links export` without `--output`: its data is the output, so no summary line follows.
+ */
+const USAGE = `Usage: npm run --silent cli -- <command> [options]
+
+Commands:
+  users create --email E [--tier free|pro|builder|enterprise]
+  users set-tier --email E --tier T
+  users show --email E
+  users list
+  users delete --email E --yes        the account and everything it owns, for good
+  keys create --email E
+  keys list --email E                 ids, prefixes and dates; never the secret
+  keys revoke --key snip_...          (or --id key_...)
+  links import --email E [--format csv|json|jsonl] FILE
+  links export --email E [--format csv|json|jsonl] [--output FILE]
+  help                                this text (also --help, -h)
+
+Each command prints one JSON line on stdout; an error prints {"error":true,"code","message"} on stderr and exits
+1 (2 for a command line that is not understood). Relative FILE and --output paths are taken from the directory
+you run the command in.
+
+Settings (environment variables, read as the server reads them; give the CLI the server's values):
+  DATA_DIR      where the SQLite database lives (default ./data; relative to the package root under npm)
+  DATABASE_URL  postgres://... to use PostgreSQL instead of SQLite (then DATA_DIR holds only local files)
+  BASE_URL      the public address of short URLs in exports (default http://localhost:$PORT)
+  PORT          the server's port, which makes BASE_URL's default (default 3000)
+  PLANS_FILE    the plan limits (tiers' features and quotas) shown by users show and applied by links import`;
+
+interface Options {
+  email?: string;
+  tier?: string;
+  key?: string;
+  id?: string;
+  format?: string;
+  output?: string;
+  yes?: boolean;
+  /** The positional argument after the command words (`links import ... FILE`). */
+  file?: string;
+}
+
+interface Command {
+  /** Resolves to what the command prints as its JSON line; undefined when it wrote its own output. */
+  run(core: Core, options: Options): Promise<unknown>;
+  /** Takes a FILE after the command words. */
+  takesFile?: true;
+}
+
+/** A command line the CLI does not understand: exit 2, with the usage after the error line. */
+class UsageError extends AppError {
+  constructor(code: string, message: string) {
+    super(400, code, message);
+  }
+}
+
+function need(options: Options, name: 'email' | 'tier'): string {
+  const value = options[name];
+  if (!value) throw new AppError(400, 'MISSING_ARGUMENT', `--${name} is required`);
+  return value;
+}
+
+const COMMANDS: Record<string, Command> = {
+  'users create': { run: (core, o) => core.accounts.createAccount({ email: need(o, 'email'), tier: o.tier ?? 'free' }) },
+  'users set-tier': { run: (core, o) => core.accounts.setTier(need(o, 'email'), need(o, 'tier')) },
+  'users show': { run: async (core, o) => core.accounts.profile((await core.accounts.requireByEmail(need(o, 'email'))).id) },
+  'users list': { run: async (core) => ({ users: await core.accounts.listAccounts() }) },
+  'users delete': {
+    run: async (core, o) => {
+      const email = need(o, 'email');
+      if (!o.yes) {
+        const account = await core.accounts.requireByEmail(email); // a mistyped email says so first
+        throw new AppError(
+          400,
+          'CONFIRMATION_REQUIRED',
+          `users delete removes ${account.email} with its API keys, links, clicks, webhooks, folders and domains, and cannot be undone: add --yes to confirm`,
+        );
+      }
+      const { deleted, ...account } = await core.accounts.deleteAccount(email);
+      return { deleted: true, ...account, ...deleted };
+    },
+  },
+  'keys create': {
+    run: async (core, o) => {
+      const account = await core.accounts.requireByEmail(need(o, 'email'));
+      return { email: account.email, ...(await core.accounts.createKey(account.id)) };
+    },
+  },
+  'keys list': { run: (core, o) => core.accounts.keysOf(need(o, 'email')) },
+  'keys revoke': {
+    run: async (core, o) => {
+      if (o.key && o.id) throw new AppError(400, 'INVALID_ARGUMENT', 'Give --key or --id, not both');
+      const keyOrId = o.key || o.id;
+      if (!keyOrId) throw new AppError(400, 'MISSING_ARGUMENT', '--key or --id is required');
+      return { revoked: true, ...(await core.accounts.revokeKeyAsOperator(keyOrId)) };
+    },
+  },
+  'links import': {
+    takesFile: true,
+    run: async (core, o) => {
+      if (!o.file) throw new AppError(400, 'MISSING_ARGUMENT', 'FILE is required: links import --email E FILE');
+      const bar = process.stderr.isTTY ? progressBar(process.stderr) : null;
+      try {
+        return await importLinks(core, { email: need(o, 'email'), file: userPath(o.file), format: o.format, onProgress: bar?.update });
+      } finally {
+        bar?.stop();
+      }
+    },
+  },
+  'links export': {
+    run: (core, o) =>
+      exportLinks(core, {
+        email: need(o, 'email'),
+        format: o.format,
+        output: o.output ? userPath(o.output) : o.output,
+        stdout: process.stdout,
+      }),
+  },
+};
+
+const write = (stream: NodeJS.WriteStream, text: string) =>
+  new Promise<void>((resolve, reject) => stream.write(text, (error) => (error ? reject(error) : resolve())));
+
+function parse(argv: string[]) {
+  try {
+    return parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        email: { type: 'string' }, tier: { type: 'string' }, key: { type: 'string' }, id: { type: 'string' },
+        format: { type: 'string' }, output: { type: 'string' }, yes: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (error) {
+    // node:util's messages name the option ("Unknown option '--emial'", "Option '--email <value>' argument missing").
+    throw new UsageError('INVALID_ARGUMENT', error instanceof Error ? error.message : String(error));
+  }
+}
+
+async function run(argv: string[]): Promise<number> {
+  const { values, positionals } = parse(argv);
+  if (values.help || positionals.length === 0 || positionals[0] === 'help') {
+    await write(process.stdout, `${USAGE}\n`);
+    return 0;
+  }
+  const name = positionals.slice(0, 2).join(' ');
+  const command = COMMANDS[name];
+  if (!command) throw new UsageError('UNKNOWN_COMMAND', `Unknown command "${name}"; the commands are listed below`);
+  const extra = positionals.slice(command.takesFile ? 3 : 2);
+  if (extra.length > 0) throw new UsageError('INVALID_ARGUMENT', `Unexpected argument "${extra[0]}" after ${name}`);
+
+  const config = loadConfig(operatorEnvironment());
+  const log = pino({ level: 'warn' }, pino.destination(2)) as FastifyBaseLogger;
+  const core = await createCore(config, log, { background: false });
+  try {
+    const result = await command.run(core, { ...values, file: positionals[2] });
+    // Wait until the line is flushed: a pipe takes 64 KiB at once, and process.exit would drop the rest.
+    if (result !== undefined) await write(process.stdout, `${JSON.stringify(result)}\n`);
+    return 0;
+  } finally {
+    await core.close();
+  }
+}
+
+function errorBody(error: unknown): { error: true; code: string; message: string } {
+  if (error instanceof AppError) return { error: true, code: error.code, message: error.message };
+  if (error instanceof ConfigError) return { error: true, code: 'INVALID_SETTING', message: error.message };
+  return { error: true, code: 'INTERNAL_ERROR', message: error instanceof Error ? error.message : String(error) };
+}
+
+run(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  async (error: unknown) => {
+    const usage = error instanceof UsageError ? `${USAGE}\n` : '';
+    await write(process.stderr, `${JSON.stringify(errorBody(error))}\n${usage}`).catch(() => undefined);
+    process.exit(usage ? 2 : 1);
+  },
+);

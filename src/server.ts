@@ -1,0 +1,59 @@
+import type { AddressInfo } from 'node:net';
+import { buildApp } from './app.js';
+import { ConfigError, loadConfig, operatorEnvironment } from './config.js';
+import { describeRuntime } from './runtime/describe.js';
+import { StartupError } from './runtime/startup-error.js';
+
+/** Start-up failures an operator can fix print one sentence; anything else keeps its stack for a bug report. */
+function failStart(error: unknown): never {
+  const known = error instanceof ConfigError || error instanceof StartupError;
+  const text = known ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error);
+  process.stderr.write(`Snip cannot start: ${text}\n`);
+  process.exit(1);
+}
+
+async function main(): Promise<void> {
+  const config = loadConfig(operatorEnvironment());
+  const { app } = await buildApp(config);
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'draining in-flight requests');
+    // close() only reaps connections idle at the moment it starts; keep-alive connections whose request finishes
+    // during the drain would hold the process open until the client hangs up, so reap them as they go idle.
+    const reaper = setInterval(() => app.server.closeIdleConnections(), 100);
+    try {
+      await app.close(); // stops accepting, waits for in-flight requests, then drains clicks and closes the database
+      clearInterval(reaper);
+      app.log.info('stopped');
+      process.exit(0);
+    } catch (error) {
+      app.log.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  // Listening on the bare server rather than app.listen(): Fastify logs one line per network interface, and the
+  // operator gets one line that says everything instead.
+  await new Promise<void>((resolve, reject) => {
+    app.server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        error.code === 'EADDRINUSE' || error.code === 'EACCES' || error.code === 'EADDRNOTAVAIL'
+          ? new StartupError(`cannot listen on ${config.host}:${config.port} (${error.code}): set PORT or HOST to an address this process may use`)
+          : error,
+      ),
+    );
+    app.server.listen({ port: config.port, host: config.host }, () => {
+      app.server.removeAllListeners('error');
+      resolve();
+    });
+  });
+  const address = app.server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const runtime = describeRuntime(config, `http://${host}:${address.port}`);
+  app.log.info(runtime, `Snip ${runtime.version} listening on ${runtime.listening}`);
+}
+
+main().catch(failStart);
