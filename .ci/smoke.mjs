@@ -93,7 +93,8 @@ function freePort() {
 function baseEnv(extra) {
   const env = { ...process.env };
   for (const name of STRIPPED_ENV) delete env[name];
-  return { ...env, ...extra };
+  // npm's update check asks the registry at exit; CI tests Snip, not the network.
+  return { ...env, npm_config_update_notifier: 'false', ...extra };
 }
 
 /** The live (non-zombie) processes of a process group, as `ps` lines; empty when the group is gone. */
@@ -141,7 +142,12 @@ async function cli(env, args) {
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk) => (stdout += chunk));
   child.stderr.setEncoding('utf8').on('data', (chunk) => (stderr += chunk));
-  const timer = setTimeout(() => killGroup(child.pid), CLI_TIMEOUT_MS);
+  let hung = '';
+  const timer = setTimeout(() => {
+    // Which process of npm -> node (-> esbuild) did not finish, for the failure message.
+    hung = groupMembers(child.pid).join('\n');
+    killGroup(child.pid);
+  }, CLI_TIMEOUT_MS);
   const [code, signal] = await new Promise((resolve, reject) => {
     child.once('error', reject);
     child.once('close', (c, s) => resolve([c, s]));
@@ -153,7 +159,7 @@ async function cli(env, args) {
     .split('\n')
     .filter((line) => line.trim() && !line.startsWith('npm warn'))
     .join('\n');
-  return { code, signal, stdout, stderr: cliStderr, timedOut: signal === 'SIGKILL' };
+  return { code, signal, stdout, stderr: hung ? `${cliStderr}\nstill running at the timeout:\n${hung}` : cliStderr, timedOut: hung !== '' };
 }
 
 const describeCli = (args, r) =>

@@ -1,4 +1,4 @@
-import type { Migration } from 'kysely';
+import type { Migration } from 'kysely/migration';
 import { accountsAndLinks } from './0001-accounts-and-links.js';
 import { usageCounters } from './0002-usage-counters.js';
 import { linkImportKeys } from './0003-link-import-keys.js';
