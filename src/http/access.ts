@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AccountsService, Caller } from '../accounts/service.js';
-import { tierAtLeast, tierLabel, type Plans, type Tier } from '../accounts/plans.js';
+import type { Plans, Tier } from '../accounts/plans.js';
+import { admit, type Policy } from '../access/policy.js';
 import { errors } from '../errors.js';
 import { rateLimitHeaders, type UsageService } from '../usage/service.js';
 
@@ -9,7 +10,14 @@ import { rateLimitHeaders, type UsageService } from '../usage/service.js';
  * API access (Pro and above); `tierCode` names the 403 code a route family uses for "upgrade needed".
  */
 export type Access =
-  | { auth: 'required'; minTier?: Tier | 'any'; tierCode?: string; bulk?: boolean }
+  | {
+      auth: 'required';
+      minTier?: Tier | 'any';
+      tierCode?: string;
+      bulk?: boolean;
+      /** False for an endpoint that carries calls of its own (MCP): each call is admitted and charged instead. */
+      charged?: false;
+    }
   | { auth: 'optional' }
   | { auth: 'none' };
 
@@ -39,10 +47,16 @@ export function callerOf(request: FastifyRequest): Caller {
   return request.caller;
 }
 
+/** A route's access as the policy every surface shares; no `minTier` means the plan's API access. */
+export function policyOf(access: Access): Policy {
+  if (access.auth !== 'required') return { minTier: 'any' };
+  return { minTier: access.minTier ?? 'api', bulk: access.bulk, tierCode: access.tierCode };
+}
+
 /**
  * Attaches the key check to exactly the routes that declare `access`, as a route-level onRequest hook, so
  * routes without it (the redirect above all) pay nothing. onRequest runs before the body is parsed, so a
- * missing key is reported before a bad body.
+ * missing key is reported before a bad body. The plan check and the charge are `admit`'s, as for MCP tools.
  */
 export function registerAccess(app: FastifyInstance, accounts: AccountsService, usage: UsageService, plans: Plans): void {
   app.decorateRequest('caller', null);
@@ -50,33 +64,16 @@ export function registerAccess(app: FastifyInstance, accounts: AccountsService, 
   app.addHook('onRoute', (route) => {
     const access = route.config?.access;
     if (!access || access.auth === 'none') return;
+    const policy = policyOf(access);
     const resolveCaller = async (request: FastifyRequest, reply: FastifyReply) => {
-      const caller = await resolve(accounts, plans, access, bearerToken(request));
+      const token = bearerToken(request);
+      const caller = access.auth === 'optional' && !token ? null : await accounts.authenticate(token);
       request.caller = caller;
-      if (!caller) return;
-      const { state, refund } = await usage.chargeRequest(caller, {
-        apiQuota: access.auth === 'required' && access.minTier !== 'any',
-        bulk: access.auth === 'required' && access.bulk === true,
-      });
+      if (!caller || (access.auth === 'required' && access.charged === false)) return;
+      const { state, refund } = await admit(plans, usage, caller, policy);
       request.refundUsage = refund;
       if (state) reply.headers(rateLimitHeaders(state));
     };
     route.onRequest = [resolveCaller, ...[route.onRequest ?? []].flat()];
   });
-}
-
-async function resolve(accounts: AccountsService, plans: Plans, access: Access, token: string | undefined): Promise<Caller | null> {
-  if (access.auth === 'optional') return token ? accounts.authenticate(token) : null;
-  const caller = await accounts.authenticate(token);
-  if (access.auth !== 'required') return caller;
-  // Without an explicit minimum, a route needs API access, which the plans table grants (Pro and up by default).
-  if (access.minTier === undefined) {
-    if (!plans[caller.tier].apiAccess) throw errors.tierRequired('Pro', access.tierCode);
-    return caller;
-  }
-  const needed = access.minTier;
-  if (needed !== 'any' && !tierAtLeast(caller.tier, needed)) {
-    throw errors.tierRequired(tierLabel(needed), access.auth === 'required' ? access.tierCode : undefined);
-  }
-  return caller;
 }

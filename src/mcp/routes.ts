@@ -2,10 +2,12 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { Type } from '@sinclair/typebox';
 import type { Core } from '../core.js';
+import { admitCalls } from './admission.js';
 import { callerOf } from '../http/access.js';
+import { rateLimitHeaders } from '../usage/service.js';
 import { toAppError } from '../http/error-handler.js';
 import { errorResponses } from '../http/schemas.js';
-import { mcpServer } from './server.js';
+import { mcpServer, toolPolicy } from './server.js';
 
 const JsonRpc = Type.Unknown({ description: 'A JSON-RPC 2.0 request (or batch)' });
 const tags = ['mcp'];
@@ -27,7 +29,8 @@ export const mcpRoutes =
     app.post(
       '/mcp',
       {
-        config: { surface: 'A', access: { auth: 'required', minTier: 'any' } },
+        // The POST itself is not charged: each JSON-RPC call in it is, as the same call over REST would be.
+        config: { surface: 'A', access: { auth: 'required', minTier: 'any', charged: false } },
         schema: {
           tags,
           summary: 'MCP over streamable HTTP (JSON-RPC 2.0), stateless',
@@ -36,7 +39,10 @@ export const mcpRoutes =
         },
       },
       async (request, reply) => {
-        const server = mcpServer({ core, caller: callerOf(request) });
+        const caller = callerOf(request);
+        const { admissions, state } = await admitCalls(core, caller, request.body, toolPolicy);
+        if (state) reply.headers(rateLimitHeaders(state));
+        const server = mcpServer({ core, caller, admissions });
         const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
         // The transport insists on both types; a plain JSON client is answered in JSON all the same.
         request.raw.headers.accept = 'application/json, text/event-stream';

@@ -15,6 +15,11 @@ export const SERVER_INFO = { name: 'snip', version: '1.5.0+1' };
 /** Every tool Snip lists, in the order of spec 4.3's groups. */
 export const TOOLS = [...linkTools, ...analyticsTools, ...qrTools, ...folderTools, ...organiseTools, ...domainTools, ...exportTools, ...webhookTools, ...accountTools];
 
+const POLICY_BY_TOOL = new Map(TOOLS.map((spec) => [spec.name, spec.policy]));
+
+/** The policy of the tool of that name (undefined for an unknown tool, which the SDK answers as an error). */
+export const toolPolicy = (name: string) => POLICY_BY_TOOL.get(name);
+
 /**
  * One MCP server per request (the endpoint is stateless), bound to the caller the request authenticated as,
  * so every tool runs with the tier as it is right now.

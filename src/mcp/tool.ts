@@ -1,27 +1,26 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { tierAtLeast, tierLabel } from '../accounts/plans.js';
+import { settle, tierRefusal, type Admission, type Policy } from '../access/policy.js';
+import type { RequestId } from './admission.js';
 import type { Caller } from '../accounts/service.js';
 import type { Core } from '../core.js';
 import { AppError } from '../errors.js';
 import { validationError, type BrokenRule } from '../http/validation-messages.js';
 
-/**
- * Who may call a tool, as on REST: `api` needs the plan's API access (Pro and up by default), `pro` and
- * `builder` a minimum tier, `any` every account (profile, usage, public data).
- */
-export type ToolTier = 'any' | 'api' | 'pro' | 'builder';
 
 export interface ToolContext {
   core: Core;
   caller: Caller;
+  /** The charge of each call of this POST, by JSON-RPC id (src/mcp/admission.ts). */
+  admissions?: ReadonlyMap<RequestId, Admission>;
 }
 
 export interface ToolSpec<S extends z.ZodRawShape> {
   name: string;
   description: string;
-  tier: ToolTier;
+  /** Who may call it and what a call costs: the policy of the REST operation it mirrors. */
+  policy: Policy;
   input: S;
   run: (args: z.infer<z.ZodObject<S>>, context: ToolContext) => Promise<unknown>;
 }
@@ -41,13 +40,6 @@ const text = (value: unknown, isError = false): CallToolResult => ({
   content: [{ type: 'text', text: JSON.stringify(value, null, 2) }],
   ...(isError ? { isError: true } : {}),
 });
-
-function upgradeNeeded(spec: ToolSpec<z.ZodRawShape>, { core, caller }: ToolContext): string | null {
-  const plan = core.config.plans[caller.tier];
-  if (spec.tier === 'any') return null;
-  if (spec.tier === 'api') return plan.apiAccess ? null : 'Pro';
-  return tierAtLeast(caller.tier, spec.tier) ? null : tierLabel(spec.tier);
-}
 
 /**
  * The schema the SDK is given. The SDK checks arguments before a tool runs and answers a failure in its own words,
@@ -100,25 +92,29 @@ function checkArguments(schema: z.ZodObject<z.ZodRawShape>, args: unknown): Reco
 }
 
 /**
- * Registers a tool whose rules live in the services it calls. A bad argument, or a service's AppError, becomes a
- * tool error with the same stable code REST answers; a tool above the caller's plan is a tool error naming the
- * plan to upgrade to. Arguments are checked first, as the SDK did before the tool ran.
+ * Registers a tool whose rules live in the services it calls. Its call was charged with the rest of the POST
+ * (src/mcp/admission.ts); here the plan is checked, then the arguments; a refusal, a bad argument or a service's
+ * AppError becomes a tool error with the stable code REST answers, and a 429 from a service refunds the call.
  */
 export function register(server: McpServer, spec: ToolSpec<z.ZodRawShape>, context: ToolContext): void {
   const schema = z.object(spec.input);
-  server.registerTool(spec.name, { description: spec.description, inputSchema: new ListedOnly(schema._def) }, (async (raw: unknown) => {
+  const { core, caller } = context;
+  server.registerTool(spec.name, { description: spec.description, inputSchema: new ListedOnly(schema._def) }, (async (
+    raw: unknown,
+    extra: { requestId: RequestId },
+  ) => {
+    const admission = context.admissions?.get(extra.requestId) ?? null;
     try {
+      const refusal = tierRefusal(core.config.plans, caller, spec.policy);
+      if (refusal) throw refusal;
       const args = checkArguments(schema, raw);
-      const needed = upgradeNeeded(spec, context);
-      if (needed) {
-        return text({ error: true, code: 'TIER_REQUIRED', message: `${spec.name} requires the ${needed} plan or higher. Upgrade your plan to use it.` }, true);
-      }
       const result = await spec.run(args as never, context);
       if (result instanceof ToolImage) {
         return { content: [{ type: 'image', data: result.png.toString('base64'), mimeType: 'image/png' }, ...text(result.details).content] };
       }
       return text(result);
     } catch (error) {
+      await settle(error, admission);
       if (error instanceof AppError) return text({ error: true, code: error.code, message: error.message }, true);
       throw error;
     }

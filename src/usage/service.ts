@@ -61,11 +61,6 @@ export class UsageService {
     return this.charge(caller, names, 1);
   }
 
-  /** Charges one bulk operation made outside a bulk route (the MCP bulk_shorten tool) against bulk requests per hour. */
-  async chargeBulk(caller: Caller): Promise<() => Promise<void>> {
-    return (await this.charge(caller, ['bulkRequestsPerHour'], 1)).refund;
-  }
-
   /** Charges `count` new links against the daily link limit; the returned function gives them back. */
   async chargeLinks(caller: Caller, count: number): Promise<() => Promise<void>> {
     if (count <= 0) return async () => {};

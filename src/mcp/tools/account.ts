@@ -1,25 +1,26 @@
 import { z } from 'zod';
 import { tool } from '../tool.js';
+import { POLICIES } from '../../access/policies.js';
 
 export const accountTools = [
   tool({
     name: 'get_profile',
     description: 'Your account: email, plan, namespace and every plan limit.',
-    tier: 'any',
+    policy: POLICIES.ownAccount,
     input: {},
     run: async (_args, { core, caller }) => core.accounts.profile(caller.accountId),
   }),
   tool({
     name: 'get_link_trust_score',
     description: 'The public trust score of any short link: 0-100, safe / warning / unsafe, and the threats found.',
-    tier: 'any',
+    policy: POLICIES.ownAccount,
     input: { shortCode: z.string().describe('The 6-character code (or prefix/slug)') },
     run: async ({ shortCode }, { core }) => core.trust.score(shortCode),
   }),
   tool({
     name: 'set_namespace',
     description: 'Claim a namespace: the prefix of your custom-slug links, <namespace>/<slug> (Pro and above).',
-    tier: 'pro',
+    policy: POLICIES.apiAccess,
     input: { namespace: z.string().describe('3-30 characters: a-z, 0-9, inner hyphens') },
     run: async ({ namespace }, { core, caller }) => core.accounts.claimNamespace(caller.accountId, namespace),
   }),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { tool } from '../tool.js';
+import { POLICIES } from '../../access/policies.js';
 
 const domain = z.string().describe('Hostname, e.g. links.example.com');
 
@@ -7,21 +8,21 @@ export const domainTools = [
   tool({
     name: 'list_domains',
     description: 'Your custom domains with status, link count and settings (Pro and above).',
-    tier: 'pro',
+    policy: POLICIES.customDomains,
     input: {},
     run: async (_args, { core, caller }) => core.domains.list(caller),
   }),
   tool({
     name: 'add_domain',
     description: 'Add a custom domain; answers the TXT and CNAME records to create at your DNS provider (Pro and above).',
-    tier: 'pro',
+    policy: POLICIES.customDomains,
     input: { domain },
     run: async ({ domain }, { core, caller }) => core.domains.add(caller, domain),
   }),
   tool({
     name: 'verify_domain',
     description: 'Look up the domain’s TXT record; once found the domain is verified and activated, ready for links (Pro and above).',
-    tier: 'pro',
+    policy: POLICIES.customDomains,
     input: { domain },
     run: async ({ domain }, { core, caller }) => {
       const verification = await core.domains.verify(caller, domain);
@@ -33,7 +34,7 @@ export const domainTools = [
   tool({
     name: 'update_domain',
     description: 'Make a domain your default for new links, or set what unknown paths on it show (redirect or HTML) (Pro and above).',
-    tier: 'pro',
+    policy: POLICIES.customDomains,
     input: {
       domain,
       setDefault: z.boolean().optional(),
@@ -48,7 +49,7 @@ export const domainTools = [
   tool({
     name: 'delete_domain',
     description: 'Remove a custom domain; its links fall back to the default host (Pro and above).',
-    tier: 'pro',
+    policy: POLICIES.customDomains,
     input: { domain },
     run: async ({ domain }, { core, caller }) => {
       await core.domains.delete(caller, domain);

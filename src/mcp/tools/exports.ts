@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PERIODS } from '../../analytics/service.js';
 import { args, tool } from '../tool.js';
+import { POLICIES } from '../../access/policies.js';
 
 const format = z.enum(['csv', 'json']).optional().describe('csv (default) or json');
 
@@ -11,21 +12,21 @@ export const exportTools = [
   tool({
     name: 'export_links',
     description: 'Export all your links as CSV or JSON (Pro and above).',
-    tier: 'pro',
+    policy: POLICIES.apiAccess,
     input: { format },
     run: async ({ format }, { core, caller }) => file(await core.exports.links(caller, { format })),
   }),
   tool({
     name: 'export_link_stats',
     description: "Export one link's statistics over a period as CSV or JSON (Pro and above; your plan's history limit applies).",
-    tier: 'pro',
+    policy: POLICIES.apiAccess,
     input: { shortPath: args.shortPath, format, period: z.enum(PERIODS).optional().describe('7d, 30d (default), 90d or 365d') },
     run: async ({ shortPath, ...options }, { core, caller }) => file(await core.exports.linkStats(caller, shortPath, options)),
   }),
   tool({
     name: 'delete_namespace',
     description: 'Release a namespace you hold that is not your current one and has no links (Pro and above).',
-    tier: 'pro',
+    policy: POLICIES.apiAccess,
     input: { namespace: z.string() },
     run: async ({ namespace }, { core, caller }) => ({ success: true, ...(await core.accounts.releaseNamespace(caller.accountId, namespace)) }),
   }),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { args, tool } from '../tool.js';
+import { POLICIES } from '../../access/policies.js';
 
 const color = z.string().nullable().optional().describe('Colour as #RRGGBB; null removes it');
 
@@ -7,35 +8,35 @@ export const folderTools = [
   tool({
     name: 'list_folders',
     description: 'Your folders with how many links each holds, and your plan’s folder limit.',
-    tier: 'api',
+    policy: POLICIES.apiAccess,
     input: {},
     run: async (_args, { core, caller }) => core.folders.list(caller),
   }),
   tool({
     name: 'create_folder',
     description: 'Create a folder (name 1-50 characters, optional #RRGGBB colour).',
-    tier: 'api',
+    policy: POLICIES.apiAccess,
     input: { name: z.string().describe('Folder name'), color },
     run: async (input, { core, caller }) => core.folders.create(caller, input),
   }),
   tool({
     name: 'update_folder',
     description: 'Rename a folder or change its colour.',
-    tier: 'api',
+    policy: POLICIES.apiAccess,
     input: { folderId: z.string(), name: z.string().optional(), color },
     run: async ({ folderId, ...input }, { core, caller }) => core.folders.update(caller, folderId, input),
   }),
   tool({
     name: 'delete_folder',
     description: 'Delete a folder; its links stay, unfiled.',
-    tier: 'api',
+    policy: POLICIES.apiAccess,
     input: { folderId: z.string() },
     run: async ({ folderId }, { core, caller }) => ({ success: true, ...(await core.folders.delete(caller, folderId)) }),
   }),
   tool({
     name: 'assign_link_to_folder',
     description: 'File a link in a folder, move it, or take it out of any folder (folderId null).',
-    tier: 'api',
+    policy: POLICIES.apiAccess,
     input: { shortPath: args.shortPath, folderId: z.string().nullable().describe('The folder, or null for none') },
     run: async ({ shortPath, folderId }, { core, caller }) => ({ success: true, ...(await core.folders.assign(caller, shortPath, folderId)) }),
   }),

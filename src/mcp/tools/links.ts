@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { args, tool } from '../tool.js';
+import { POLICIES } from '../../access/policies.js';
 
 const nullableDate = (what: string) => args.dateTime(what).nullable().optional();
 const blockedCountries = z.array(z.string()).describe('ISO 3166-1 alpha-2 codes whose visitors get a 451 page instead of the redirect');
@@ -8,7 +9,7 @@ export const linkTools = [
   tool({
     name: 'shorten_url',
     description: 'Create a short link. Optional: a custom slug (Pro, under your namespace), expiry, click cap, activation time, custom domain, UTM template.',
-    tier: 'api',
+    policy: POLICIES.apiAccess,
     input: {
       url: z.string().describe('Destination URL (absolute http or https)'),
       slug: z.string().optional().describe('Custom slug, 3-50 letters, digits or hyphens; the link becomes <namespace>/<slug>'),
@@ -24,7 +25,7 @@ export const linkTools = [
   tool({
     name: 'list_links',
     description: 'List your short links, newest first, a page at a time; filter by folder, tag, domain, text or a saved view.',
-    tier: 'api',
+    policy: POLICIES.apiAccess,
     input: {
       limit: args.limit,
       offset: args.offset,
@@ -42,14 +43,14 @@ export const linkTools = [
   tool({
     name: 'get_link',
     description: 'Details of one of your short links: destination, clicks, expiry, click cap, folder, domain.',
-    tier: 'api',
+    policy: POLICIES.apiAccess,
     input: { shortPath: args.shortPath },
     run: async ({ shortPath }, { core, caller }) => core.present.detailsA(await core.links.get(caller, shortPath)),
   }),
   tool({
     name: 'update_link',
     description: 'Change a link: destination, expiry, click cap, activation time or blocked countries. Only the fields given change; null clears one.',
-    tier: 'api',
+    policy: POLICIES.apiAccess,
     input: {
       shortPath: args.shortPath,
       url: z.string().optional().describe('New destination URL'),
@@ -63,7 +64,7 @@ export const linkTools = [
   tool({
     name: 'delete_link',
     description: 'Delete a short link permanently (it stops redirecting; this cannot be undone).',
-    tier: 'api',
+    policy: POLICIES.apiAccess,
     input: { shortPath: args.shortPath },
     run: async ({ shortPath }, { core, caller }) => {
       const link = await core.links.delete(caller, shortPath);
@@ -73,7 +74,7 @@ export const linkTools = [
   tool({
     name: 'bulk_shorten',
     description: 'Create up to 50 short links at once (Builder plan and above). Each item succeeds or fails on its own.',
-    tier: 'builder',
+    policy: POLICIES.bulkA,
     input: {
       links: z
         .array(
@@ -89,7 +90,6 @@ export const linkTools = [
         .describe('1-50 links to create'),
     },
     run: async ({ links }, { core, caller }) => {
-      await core.usage.chargeBulk(caller);
       const items = links.map(({ slug, ...item }) => ({ ...item, ...(slug === undefined ? {} : { customSlug: slug }) }));
       const outcomes = await core.links.createMany(caller, items, { maxItems: 50 });
       const results = outcomes.map((o) =>
@@ -101,7 +101,7 @@ export const linkTools = [
   tool({
     name: 'get_recent_clicks',
     description: 'The most recent clicks on one of your links (up to 100): time, place, browser, OS, device, referrer.',
-    tier: 'api',
+    policy: POLICIES.apiAccess,
     input: { shortPath: args.shortPath, limit: z.number().int().min(1).max(100).optional().describe('How many, 1-100 (default 20)') },
     run: async ({ shortPath, limit }, { core, caller }) => {
       const link = await core.analytics.ownedLink(caller, shortPath);

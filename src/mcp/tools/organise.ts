@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { requireChange } from '../../errors.js';
 import { args, tool } from '../tool.js';
+import { POLICIES } from '../../access/policies.js';
 
 const utm = (name: string) => z.string().optional().describe(`Value of ${name}`);
 const filters = z
@@ -18,28 +19,28 @@ export const organiseTools = [
   tool({
     name: 'add_link_tag',
     description: 'Tag one of your links (1-30 characters; up to 20 tags per link). Adding an existing tag changes nothing.',
-    tier: 'api',
+    policy: POLICIES.apiAccess,
     input: { shortPath: args.shortPath, tag: z.string() },
     run: async ({ shortPath, tag }, { core, caller }) => core.tags.add(caller, shortPath, tag),
   }),
   tool({
     name: 'remove_link_tag',
     description: 'Remove a tag from one of your links.',
-    tier: 'api',
+    policy: POLICIES.apiAccess,
     input: { shortPath: args.shortPath, tag: z.string() },
     run: async ({ shortPath, tag }, { core, caller }) => core.tags.remove(caller, shortPath, tag),
   }),
   tool({
     name: 'list_utm_templates',
     description: 'Your UTM templates (named sets of utm_* parameters added to destinations when shortening).',
-    tier: 'api',
+    policy: POLICIES.apiAccess,
     input: {},
     run: async (_args, { core, caller }) => core.utmTemplates.list(caller),
   }),
   tool({
     name: 'create_utm_template',
     description: 'Create a UTM template; use its id as utmTemplateId in shorten_url.',
-    tier: 'api',
+    policy: POLICIES.apiAccess,
     input: {
       name: z.string(),
       utmSource: utm('utm_source'),
@@ -53,28 +54,28 @@ export const organiseTools = [
   tool({
     name: 'delete_utm_template',
     description: 'Delete a UTM template (links already made keep their parameters).',
-    tier: 'api',
+    policy: POLICIES.apiAccess,
     input: { templateId: z.string() },
     run: async ({ templateId }, { core, caller }) => ({ success: true, template: await core.utmTemplates.delete(caller, templateId) }),
   }),
   tool({
     name: 'list_saved_views',
     description: 'Your saved views: named link-list filters.',
-    tier: 'api',
+    policy: POLICIES.apiAccess,
     input: {},
     run: async (_args, { core, caller }) => core.savedViews.list(caller),
   }),
   tool({
     name: 'create_saved_view',
     description: 'Save a named link-list filter; list_links with view=<id> applies it.',
-    tier: 'api',
+    policy: POLICIES.apiAccess,
     input: { name: z.string(), filters },
     run: async (input, { core, caller }) => core.savedViews.create(caller, input),
   }),
   tool({
     name: 'update_saved_view',
     description: 'Rename a saved view or replace its filters.',
-    tier: 'api',
+    policy: POLICIES.apiAccess,
     input: { viewId: z.string(), name: z.string().optional(), filters: filters.optional() },
     run: async ({ viewId, ...input }, { core, caller }) => {
       // The views service treats an empty change as "nothing to do"; a tool call naming nothing is a mistake.
@@ -85,7 +86,7 @@ export const organiseTools = [
   tool({
     name: 'delete_saved_view',
     description: 'Delete a saved view (the links are untouched).',
-    tier: 'api',
+    policy: POLICIES.apiAccess,
     input: { viewId: z.string() },
     run: async ({ viewId }, { core, caller }) => ({ success: true, view: await core.savedViews.delete(caller, viewId) }),
   }),

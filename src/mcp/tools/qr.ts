@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { args, tool, ToolImage } from '../tool.js';
+import { POLICIES } from '../../access/policies.js';
 
 const hex = (what: string) => z.string().describe(`${what}: 6 hex digits without #, e.g. 1A2B3C`);
 
@@ -7,7 +8,7 @@ export const qrTools = [
   tool({
     name: 'get_qr_code',
     description: "A PNG QR code of a short link's URL. Without options your saved QR settings apply.",
-    tier: 'api',
+    policy: POLICIES.apiAccess,
     input: {
       shortPath: args.shortPath,
       size: z.number().int().min(100).max(1000).optional().describe('Width and height in pixels, 100-1000'),
@@ -25,14 +26,14 @@ export const qrTools = [
   tool({
     name: 'get_qr_settings',
     description: 'Your default QR code colours, size, error correction and margin.',
-    tier: 'api',
+    policy: POLICIES.apiAccess,
     input: {},
     run: async (_args, { core, caller }) => core.qr.settings(caller),
   }),
   tool({
     name: 'update_qr_settings',
     description: 'Change your default QR code settings; only the fields given change.',
-    tier: 'api',
+    policy: POLICIES.apiAccess,
     input: {
       color: hex('Dark modules').optional(),
       bgColor: hex('Background').optional(),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { WEBHOOK_EVENTS } from '../../webhooks/events.js';
 import { tool } from '../tool.js';
+import { POLICIES } from '../../access/policies.js';
 
 const events = z.array(z.string()).describe(`Full event names: ${WEBHOOK_EVENTS.join(', ')}`);
 
@@ -8,35 +9,35 @@ export const webhookTools = [
   tool({
     name: 'list_webhooks',
     description: 'Your webhooks and your plan’s webhook limit.',
-    tier: 'api',
+    policy: POLICIES.apiAccess,
     input: {},
     run: async (_args, { core, caller }) => core.webhooks.list(caller),
   }),
   tool({
     name: 'create_webhook',
     description: 'Subscribe an HTTPS endpoint to link events. The signing secret (X-Snip-Signature, HMAC-SHA256) is shown once.',
-    tier: 'api',
+    policy: POLICIES.apiAccess,
     input: { url: z.string().describe('HTTPS endpoint'), events, name: z.string().optional(), secret: z.string().optional().describe('Signing secret; generated when absent') },
     run: async (input, { core, caller }) => core.webhooks.create(caller, input),
   }),
   tool({
     name: 'update_webhook',
     description: 'Change a webhook’s URL, events or name, or enable/disable it.',
-    tier: 'api',
+    policy: POLICIES.apiAccess,
     input: { webhookId: z.string(), url: z.string().optional(), events: events.optional(), name: z.string().optional(), enabled: z.boolean().optional() },
     run: async ({ webhookId, ...input }, { core, caller }) => core.webhooks.update(caller, webhookId, input),
   }),
   tool({
     name: 'test_webhook',
     description: 'Send a signed test delivery to a webhook now and report the result.',
-    tier: 'api',
+    policy: POLICIES.apiAccess,
     input: { webhookId: z.string() },
     run: async ({ webhookId }, { core, caller }) => core.webhooks.test(caller, webhookId),
   }),
   tool({
     name: 'delete_webhook',
     description: 'Delete a webhook and its pending deliveries.',
-    tier: 'api',
+    policy: POLICIES.apiAccess,
     input: { webhookId: z.string() },
     run: async ({ webhookId }, { core, caller }) => {
       await core.webhooks.delete(caller, webhookId);

@@ -1,0 +1,46 @@
+import { tierAtLeast, tierLabel, type Plans, type Tier } from '../accounts/plans.js';
+import type { Caller } from '../accounts/service.js';
+import { AppError, errors } from '../errors.js';
+import type { LimitState, UsageService } from '../usage/service.js';
+
+/**
+ * Who may call an operation and what a call costs, whatever the surface (REST A, REST B, an MCP tool):
+ * `api` needs the plan's API access (Pro and up by default), a tier needs that tier or above, `any` is every
+ * account. Every call of an operation that needs more than `any` counts against the hourly and monthly API
+ * quotas; `bulk` calls also against bulk requests per hour; every call against requests per minute.
+ */
+export interface Policy {
+  minTier: 'any' | 'api' | Tier;
+  bulk?: boolean;
+  /** The 403 code a route family uses for "upgrade needed" (default TIER_REQUIRED). */
+  tierCode?: string;
+}
+
+export interface Admission {
+  /** The window closest to running out, for X-RateLimit-* headers; null when nothing is limited. */
+  state: LimitState | null;
+  /** Gives the charge back; see `settle`. */
+  refund: () => Promise<void>;
+}
+
+/** The 403 for a caller whose plan is below the policy's, or null when the plan suffices. */
+export function tierRefusal(plans: Plans, caller: Caller, policy: Policy): AppError | null {
+  if (policy.minTier === 'any') return null;
+  if (policy.minTier === 'api') return plans[caller.tier].apiAccess ? null : errors.tierRequired('Pro', policy.tierCode);
+  return tierAtLeast(caller.tier, policy.minTier) ? null : errors.tierRequired(tierLabel(policy.minTier), policy.tierCode);
+}
+
+/**
+ * Admits one call: the plan check, then the one charge every surface makes for it. Throws the 403 or the 429;
+ * a refused call is charged nothing.
+ */
+export async function admit(plans: Plans, usage: UsageService, caller: Caller, policy: Policy): Promise<Admission> {
+  const refusal = tierRefusal(plans, caller, policy);
+  if (refusal) throw refusal;
+  return usage.chargeRequest(caller, { apiQuota: policy.minTier !== 'any', bulk: policy.bulk === true });
+}
+
+/** A call that ends refused for a limit (a 429, such as the daily link limit checked later) costs nothing. */
+export async function settle(error: unknown, admission: Pick<Admission, 'refund'> | null): Promise<void> {
+  if (admission && error instanceof AppError && error.status === 429) await admission.refund();
+}

@@ -1,0 +1,43 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { dialectName, useTestApp } from './helpers/app.js';
+import { LINKS_A } from './helpers/links.js';
+import { rpc } from './helpers/mcp.js';
+
+/**
+ * MCP is no way around the API quotas (issue 15): each tools/call in a POST is charged as its REST twin, a batch pays
+ * per call, and a POST with a call over a limit is refused whole (nothing runs, nothing is charged).
+ * plans-hourly.json: Pro 3 requests an hour, 6 a month.
+ */
+describe(`MCP tool calls are charged like REST calls (${dialectName})`, () => {
+  const t = useTestApp({ PLANS_FILE: path.join(import.meta.dirname, 'fixtures', 'plans-hourly.json') });
+  const pro = t.user('pro');
+  const shorten = (id: number, url: string) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'shorten_url', arguments: { url } } });
+  /** Links the account has, read from the database (a REST call would be charged). */
+  const links = async () => (await t.core.database.db.selectFrom('links').select('id').where('account_id', '=', pro.id).execute()).length;
+
+  it('a batch of 4 tool calls over an hourly quota of 3 is refused whole with REST`s 429, and creates nothing', async () => {
+    const batch = [1, 2, 3, 4].map((i) => shorten(i, `https://example.com/batch-${i}`));
+    const res = await rpc(t, pro.apiKey, batch);
+    expect(res.statusCode).toBe(429);
+    expect(res.json()).toMatchObject({ error: true, code: 'RATE_LIMITED', message: 'Rate limit exceeded: 3 requests per hour' });
+    expect(res.headers['retry-after']).toEqual(expect.any(String));
+    expect(await links()).toBe(0);
+  });
+
+  it('a batch of 2 tool calls costs 2 of the 3, so REST has exactly one left', async () => {
+    const res = await rpc(t, pro.apiKey, [shorten(1, 'https://example.com/a'), shorten(2, 'https://example.com/b')]);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['x-ratelimit-remaining']).toBe('1');
+    expect(await links()).toBe(2);
+    const rest = await t.as(pro, { method: 'POST', url: LINKS_A, payload: { url: 'https://example.com/c' } });
+    expect(rest.statusCode).toBe(201);
+    expect(rest.headers['x-ratelimit-remaining']).toBe('0');
+    const over = await t.as(pro, { method: 'POST', url: LINKS_A, payload: { url: 'https://example.com/d' } });
+    expect(over.statusCode).toBe(429);
+    // The MCP call after REST used the quota up is refused too.
+    const mcpOver = await rpc(t, pro.apiKey, shorten(3, 'https://example.com/e'));
+    expect(mcpOver.statusCode).toBe(429);
+    expect(await links()).toBe(3);
+  });
+});
