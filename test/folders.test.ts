@@ -331,25 +331,25 @@ describe.each(SURFACES)(`Folders on description $surface (${dialectName})`, (s) 
       expect((await api().find(owner, folder.id))?.linkCount).toBe(0);
     });
 
-    it("answers 404 ACCESS_DENIED 'Access denied' for another account's link, and leaves it as it was", async () => {
+    it("answers 404 FOLDER_ACCESS_DENIED 'Access denied' for another account's link, and leaves it as it was", async () => {
       const mine = await api().create(owner, { name: 'Grabby' });
       const theirFolder = await api().create(other, { name: 'Theirs' });
       const [theirLink] = await makeLinks(t, other, 1, `theirs-${s.surface}`);
       await api().assign(other, theirLink!, theirFolder.id);
       for (const folderId of [mine.id, null]) {
         const res = await api().assignRes(owner, theirLink!, { folderId });
-        expectError(res, 404, 'ACCESS_DENIED');
+        expectError(res, 404, 'FOLDER_ACCESS_DENIED');
         expect(res.json<{ message: string }>().message).toBe('Access denied');
       }
       expect(await folderOf(t, other, theirLink!)).toBe(theirFolder.id);
       expect((await api().find(owner, mine.id))?.linkCount).toBe(0);
     });
 
-    it("answers 404 ACCESS_DENIED for another account's folder, and 404 FOLDER_NOT_FOUND for an unknown one", async () => {
+    it("answers 404 FOLDER_ACCESS_DENIED for another account's folder, and 404 FOLDER_NOT_FOUND for an unknown one", async () => {
       const theirFolder = await api().create(other, { name: 'Not for you' });
       const [code] = await makeLinks(t, owner, 1, `foreign-folder-${s.surface}`);
       const denied = await api().assignRes(owner, code!, { folderId: theirFolder.id });
-      expectError(denied, 404, 'ACCESS_DENIED');
+      expectError(denied, 404, 'FOLDER_ACCESS_DENIED');
       expect(denied.json<{ message: string }>().message).toBe('Access denied');
       const unknown = await api().assignRes(owner, code!, { folderId: 'fld_unknown' });
       expectError(unknown, 404, 'FOLDER_NOT_FOUND');

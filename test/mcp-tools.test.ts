@@ -626,7 +626,7 @@ describe(`MCP folder tools (${dialectName})`, () => {
     );
     // Another account's folder.
     const theirs = await ok<Folder>(await connect(other), 'create_folder', { name: 'Theirs' });
-    await refused(client, 'assign_link_to_folder', { shortPath: link.shortCode, folderId: theirs.id }, 'ACCESS_DENIED');
+    await refused(client, 'assign_link_to_folder', { shortPath: link.shortCode, folderId: theirs.id }, 'FOLDER_ACCESS_DENIED');
     await refused(client, 'delete_folder', { folderId: theirs.id }, 'FOLDER_NOT_FOUND');
   });
 });

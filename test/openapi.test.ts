@@ -1,6 +1,7 @@
 import { validate } from '@readme/openapi-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { catalogue, httpCodes, isErrorCode, statusOf, type ErrorCode } from '../src/errors.js';
 import { startApp, type TestApp } from './helpers/app.js';
 
 describe('GET /openapi.yaml', () => {
@@ -38,5 +39,42 @@ describe('GET /openapi.yaml', () => {
     expect(Object.keys(ops.post!.responses)).toEqual(expect.arrayContaining(['201', '400', '401', '403']));
     expect(doc.paths['/api/createShort']).toBeDefined();
     expect(doc.paths['/api/v1/links/{shortPath}']).toBeDefined();
+  });
+
+  describe('error codes', () => {
+    type Operation = { 'x-error-codes'?: Record<string, string[]>; responses: Record<string, unknown> };
+    const operations = () => Object.values(doc.paths).flatMap((ops) => Object.values(ops) as Operation[]);
+    const listed = () => operations().flatMap((op) => Object.entries(op['x-error-codes'] ?? {}).flatMap(([status, codes]) => codes.map((code) => ({ status, code }))));
+
+    it('lists, on every operation, the codes it may answer with by status', () => {
+      for (const op of operations()) expect(op['x-error-codes']?.['500']).toEqual(['INTERNAL_ERROR']);
+      const create = doc.paths['/api/v1/links']!.post as Operation;
+      expect(create['x-error-codes']).toMatchObject({
+        '401': ['API_KEY_REQUIRED', 'INVALID_API_KEY'],
+        '403': expect.arrayContaining(['PREMIUM_REQUIRED', 'TIER_REQUIRED']),
+        '409': ['SLUG_TAKEN'],
+        '429': ['RATE_LIMITED'],
+      });
+      // Field codes come from the body schema: MISSING_URL for the required url, INVALID_<FIELD> for each field.
+      expect(create['x-error-codes']!['400']).toEqual(expect.arrayContaining(['MISSING_URL', 'INVALID_URL', 'INVALID_SLUG', 'INVALID_MAX_CLICKS', 'INVALID_BODY', 'INVALID_JSON']));
+      const domains = doc.paths['/api/user/domains']!.post as Operation;
+      expect(domains['x-error-codes']!['403']).toEqual(expect.arrayContaining(['TIER_UPGRADE_REQUIRED', 'DOMAIN_LIMIT_REACHED']));
+    });
+
+    it('lists only codes of the catalogue (or its INVALID_/MISSING_ field pattern), each under its catalogue status', () => {
+      const wrong = listed().filter(({ status, code }) => !isErrorCode(code) || String(statusOf(code as ErrorCode)) !== status);
+      expect(wrong).toEqual([]);
+    });
+
+    it('lists every code of the catalogue the HTTP API can answer with somewhere', () => {
+      const seen = new Set(listed().map(({ code }) => code));
+      expect(httpCodes().filter((code) => !seen.has(code))).toEqual([]);
+    });
+
+    it('gives field codes (INVALID_*, MISSING_*) status 400 in the catalogue, but for the key', () => {
+      // INVALID_API_KEY is the 401 of the key check; no request field may be named apiKey.
+      const odd = Object.entries(catalogue).filter(([code, entry]) => /^(INVALID|MISSING)_/.test(code) && entry.status !== 400);
+      expect(odd.map(([code]) => code)).toEqual(['INVALID_API_KEY']);
+    });
   });
 });

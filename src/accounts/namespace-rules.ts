@@ -1,4 +1,4 @@
-import { AppError } from '../errors.js';
+import { errors } from '../errors.js';
 import { randomBase62 } from '../ids.js';
 
 /**
@@ -24,13 +24,9 @@ export function isReservedPath(segment: string): boolean {
 export function normalizeNamespace(raw: string): string {
   const prefix = raw.trim().toLowerCase();
   if (!NAMESPACE_PATTERN.test(prefix)) {
-    throw new AppError(
-      400,
-      'INVALID_NAMESPACE',
-      'A namespace is 3-30 characters: letters, digits and hyphens, starting and ending with a letter or digit',
-    );
+    throw errors.invalidNamespace();
   }
-  if (isReservedPath(prefix)) throw new AppError(400, 'RESERVED_NAMESPACE', `The namespace "${prefix}" is reserved`);
+  if (isReservedPath(prefix)) throw errors.reservedNamespace(prefix);
   return prefix;
 }
 

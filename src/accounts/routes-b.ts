@@ -52,14 +52,14 @@ const config = { surface: 'B', access: { auth: 'required', minTier: 'any' } } as
 export const accountRoutesB =
   (accounts: AccountsService): FastifyPluginAsyncTypebox =>
   async (app) => {
-    app.get('/api/user', { config, schema: { tags, summary: "The caller's profile and plan limits", response: { 200: Profile } } }, async (request) =>
+    app.get('/api/user', { config: { ...config, errors: ['ACCOUNT_NOT_FOUND'] }, schema: { tags, summary: "The caller's profile and plan limits", response: { 200: Profile } } }, async (request) =>
       accounts.profile(callerOf(request).accountId),
     );
 
     app.put(
       '/api/user/namespace',
       {
-        config: { surface: 'B', access: { auth: 'required' } },
+        config: { surface: 'B', access: { auth: 'required' }, errors: ['INVALID_NAMESPACE', 'RESERVED_NAMESPACE', 'NAMESPACE_TAKEN'] },
         schema: {
           tags,
           summary: 'Claim a namespace (the prefix of custom-slug links)',
@@ -73,7 +73,7 @@ export const accountRoutesB =
     app.get(
       '/api/user/namespaces',
       {
-        config: { surface: 'B', access: { auth: 'required' } },
+        config: { surface: 'B', access: { auth: 'required' }, errors: ['ACCOUNT_NOT_FOUND'] },
         schema: {
           tags,
           summary: 'The namespaces the caller holds, which one is current, and how many links use each',
@@ -89,7 +89,7 @@ export const accountRoutesB =
     app.delete(
       '/api/user/namespaces/:namespace',
       {
-        config: { surface: 'B', access: { auth: 'required' } },
+        config: { surface: 'B', access: { auth: 'required' }, errors: ['NAMESPACE_NOT_FOUND', 'NAMESPACE_IN_USE', 'NAMESPACE_HAS_LINKS', 'NAMESPACE_BUSY'] },
         schema: {
           tags,
           summary: 'Release a namespace (not the current one, and only without links) so anyone may claim it again',
@@ -120,7 +120,7 @@ export const accountRoutesB =
     app.delete(
       '/api/keys/:keyId',
       {
-        config,
+        config: { ...config, errors: ['KEY_NOT_FOUND'] },
         schema: { tags, summary: 'Revoke a key', params: Type.Object({ keyId: Type.String() }), response: { 200: Type.Object({ success: Type.Boolean() }), ...errorResponses(404) } },
       },
       async (request) => {

@@ -1,6 +1,6 @@
 import type { Clock } from '../clock.js';
 import { isUniqueViolation } from '../db/database.js';
-import { AppError, errors } from '../errors.js';
+import { errors } from '../errors.js';
 import { newId } from '../ids.js';
 import { generateApiKey, hashApiKey, looksLikeApiKey } from './api-keys.js';
 import { namespaceCandidates, normalizeNamespace } from './namespace-rules.js';
@@ -59,13 +59,13 @@ const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 function parseTier(raw: string): Tier {
   const tier = raw.trim().toLowerCase();
-  if (!isTier(tier)) throw new AppError(400, 'INVALID_TIER', `Tier must be one of ${TIERS.join(', ')}`);
+  if (!isTier(tier)) throw errors.invalidTier(TIERS);
   return tier;
 }
 
 function parseEmail(raw: string): string {
   const email = raw.trim().toLowerCase();
-  if (email.length > 254 || !EMAIL_PATTERN.test(email)) throw new AppError(400, 'INVALID_EMAIL', 'Not a valid email address');
+  if (email.length > 254 || !EMAIL_PATTERN.test(email)) throw errors.invalidEmail();
   return email;
 }
 
@@ -89,7 +89,7 @@ export class AccountsService {
   async createAccount(input: { email: string; tier: string }): Promise<Account & { apiKey: string }> {
     const email = parseEmail(input.email);
     const tier = parseTier(input.tier);
-    if (await this.repo.findByEmail(email)) throw new AppError(409, 'EMAIL_TAKEN', `An account with ${email} exists`);
+    if (await this.repo.findByEmail(email)) throw errors.emailTaken(email);
     const createdAt = this.clock.now().toISOString();
     for (const namespace of namespaceCandidates(email)) {
       if (await this.repo.namespaceOwner(namespace)) continue;
@@ -100,12 +100,12 @@ export class AccountsService {
         await this.repo.insertAccount(account, key);
       } catch (error) {
         if (!isUniqueViolation(error)) throw error;
-        if (await this.repo.findByEmail(email)) throw new AppError(409, 'EMAIL_TAKEN', `An account with ${email} exists`);
+        if (await this.repo.findByEmail(email)) throw errors.emailTaken(email);
         continue; // another account took the namespace in between; try the next candidate
       }
       return { ...toAccount(account), apiKey: generated.key };
     }
-    throw new AppError(500, 'NAMESPACE_EXHAUSTED', 'Could not find a free namespace for the account');
+    throw errors.namespaceExhausted();
   }
 
   /** Every account, oldest first, with its link count (operator `users list`). */
@@ -127,7 +127,7 @@ export class AccountsService {
   async deleteAccount(emailRaw: string): Promise<Account & { deleted: DeletedCounts }> {
     const account = await this.requireByEmail(emailRaw);
     const counts = await this.repo.deleteAccount(account.id);
-    if (!counts) throw new AppError(404, 'ACCOUNT_NOT_FOUND', 'No account with that email');
+    if (!counts) throw errors.accountNotFound('No account with that email');
     return { ...toAccount(account), deleted: counts };
   }
 
@@ -140,7 +140,7 @@ export class AccountsService {
 
   async requireByEmail(emailRaw: string): Promise<AccountRow> {
     const account = await this.repo.findByEmail(parseEmail(emailRaw));
-    if (!account) throw new AppError(404, 'ACCOUNT_NOT_FOUND', 'No account with that email');
+    if (!account) throw errors.accountNotFound('No account with that email');
     return account;
   }
 
@@ -162,7 +162,7 @@ export class AccountsService {
 
   async profile(accountId: string): Promise<Profile> {
     const row = await this.repo.findById(accountId);
-    if (!row) throw new AppError(404, 'ACCOUNT_NOT_FOUND', 'Account not found');
+    if (!row) throw errors.accountNotFound();
     const account = toAccount(row);
     return { ...account, limits: this.plans[account.tier] };
   }
@@ -182,7 +182,7 @@ export class AccountsService {
   async revokeKey(accountId: string, keyId: string): Promise<void> {
     const key = await this.repo.findKey({ id: keyId });
     if (!key || key.account_id !== accountId || key.revoked_at) {
-      throw new AppError(404, 'KEY_NOT_FOUND', 'No active API key with that id');
+      throw errors.keyNotFound('No active API key with that id');
     }
     await this.repo.revokeKey(key.id, this.clock.now().toISOString());
   }
@@ -190,7 +190,7 @@ export class AccountsService {
   /** Operator revocation by the key's value or id. */
   async revokeKeyAsOperator(keyOrId: string): Promise<ApiKeyInfo & { accountId: string }> {
     const key = await this.repo.findKey(looksLikeApiKey(keyOrId) ? { keyHash: hashApiKey(keyOrId) } : { id: keyOrId });
-    if (!key || key.revoked_at) throw new AppError(404, 'KEY_NOT_FOUND', 'No active API key matches');
+    if (!key || key.revoked_at) throw errors.keyNotFound();
     await this.repo.revokeKey(key.id, this.clock.now().toISOString());
     return { ...toKeyInfo(key), accountId: key.account_id };
   }
@@ -204,7 +204,7 @@ export class AccountsService {
       if (!isUniqueViolation(error)) throw error;
       claimed = false;
     }
-    if (!claimed) throw new AppError(409, 'NAMESPACE_TAKEN', `The namespace "${prefix}" belongs to another account`);
+    if (!claimed) throw errors.namespaceTaken(prefix);
     return { namespace: prefix };
   }
 
@@ -214,7 +214,7 @@ export class AccountsService {
    */
   async namespaces(accountId: string): Promise<NamespaceInfo[]> {
     const account = await this.repo.findById(accountId);
-    if (!account) throw new AppError(404, 'ACCOUNT_NOT_FOUND', 'Account not found');
+    if (!account) throw errors.accountNotFound();
     const held = await this.repo.namespacesOf(accountId);
     return held.map((n) => ({ namespace: n.prefix, current: n.prefix === account.namespace, linkCount: n.links, createdAt: n.created_at }));
   }
@@ -231,17 +231,17 @@ export class AccountsService {
     for (let attempt = 0; attempt < 3; attempt++) {
       if (await this.repo.releaseNamespace(accountId, prefix)) return { namespace: prefix };
       if ((await this.repo.namespaceOwner(prefix)) !== accountId) {
-        throw new AppError(404, 'NAMESPACE_NOT_FOUND', `You hold no namespace "${prefix}"`);
+        throw errors.namespaceNotFound(prefix);
       }
       if ((await this.repo.findById(accountId))?.namespace === prefix) {
-        throw new AppError(400, 'NAMESPACE_IN_USE', `"${prefix}" is your current namespace; claim another one before releasing it`);
+        throw errors.namespaceInUse(prefix);
       }
       const links = await this.repo.namespaceLinkCount(prefix);
       if (links > 0) {
-        throw new AppError(409, 'NAMESPACE_HAS_LINKS', `${links === 1 ? '1 link still uses' : `${links} links still use`} "${prefix}"; delete ${links === 1 ? 'it' : 'them'} before releasing it`);
+        throw errors.namespaceHasLinks(prefix, links);
       }
     }
-    throw new AppError(409, 'NAMESPACE_BUSY', `"${prefix}" changed while it was being released; try again`);
+    throw errors.namespaceBusy(prefix);
   }
 
   private keyRow(accountId: string, generated: ReturnType<typeof generateApiKey>, createdAt: string): ApiKeyRow {

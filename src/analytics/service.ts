@@ -2,7 +2,7 @@ import type { Caller } from '../accounts/service.js';
 import { isTier, type Plans } from '../accounts/plans.js';
 import type { ClickRow } from '../clicks/repository.js';
 import type { Clock } from '../clock.js';
-import { AppError, errors } from '../errors.js';
+import { errors } from '../errors.js';
 import { toLink, type Link } from '../links/link.js';
 import type { LinkKey, LinksRepository } from '../links/repository.js';
 import { parseShortPath } from '../links/rules.js';
@@ -111,7 +111,7 @@ export class AnalyticsService {
     const days = Number(period.slice(0, -1));
     const tierLimit = this.plans[caller.tier].historyDays;
     if (days > tierLimit) {
-      throw new AppError(403, 'PERIOD_EXCEEDS_PLAN', `Your plan keeps ${tierLimit} days of history; ${period} needs an upgrade`);
+      throw errors.periodExceedsPlan(tierLimit, period);
     }
     await this.pendingClicks.settle();
     const today = Date.UTC(...ymd(this.clock.now()));
@@ -176,10 +176,10 @@ export class AnalyticsService {
   /** Spec 4.1: Pro and Builder set their monthly overage cap; 0 means no cap. */
   async setOverageLimit(caller: Caller, limitCents: number): Promise<number> {
     if (!Number.isInteger(limitCents) || limitCents < 0) {
-      throw new AppError(400, 'INVALID_LIMIT_CENTS', 'limitCents must be an integer of 0 or more (0 means no cap)');
+      throw errors.invalidLimitCents();
     }
     if (caller.tier !== 'pro' && caller.tier !== 'builder') {
-      throw new AppError(403, 'PLAN_NOT_ELIGIBLE', 'The overage cap applies to the Pro and Builder plans');
+      throw errors.planNotEligible();
     }
     await this.repo.setOverageLimit(caller.accountId, limitCents);
     return limitCents;

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { parse, type CsvError } from 'csv-parse';
-import { AppError } from '../errors.js';
+import { errors } from '../errors.js';
 import { unprotectFormula } from '../exports/csv.js';
 
 /**
@@ -47,7 +47,7 @@ export const isFailure = (row: ParsedRow): row is Extract<ParsedRow, { failure: 
 export function parseImportFormat(raw: string | undefined): ImportFormat | null {
   if (raw === undefined) return null;
   if ((IMPORT_FORMATS as readonly string[]).includes(raw)) return raw as ImportFormat;
-  throw new AppError(400, 'INVALID_FORMAT', `--format must be one of ${IMPORT_FORMATS.join(', ')}`);
+  throw errors.invalidFormat(IMPORT_FORMATS, '--format');
 }
 
 const startOf = (head: string) => head.replace(/^\uFEFF/, '').trimStart();

@@ -3,7 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Caller } from '../accounts/service.js';
 import type { Core } from '../core.js';
-import { AppError } from '../errors.js';
+import { errors } from '../errors.js';
 import { LINK_FILE_FORMATS, parseLinkFileFormat, type LinkFileFormat } from '../exports/service.js';
 
 /**
@@ -37,16 +37,14 @@ export function exportFormat(format: string | undefined, output: string | undefi
     try {
       return parseLinkFileFormat(format);
     } catch {
-      throw new AppError(400, 'INVALID_FORMAT', `--format must be one of ${LINK_FILE_FORMATS.join(', ')}`);
+      throw errors.invalidFormat(LINK_FILE_FORMATS, '--format');
     }
   }
   const extension = output === undefined ? '' : path.extname(output).toLowerCase();
   if (extension === '') return 'csv';
   const known = OUTPUT_EXTENSIONS[extension];
   if (!known) {
-    throw new AppError(
-      400,
-      'UNSUPPORTED_FORMAT',
+    throw errors.unsupportedFormat(
       `Snip does not write ${extension} files: name the output .csv, .json or .jsonl, or give --format ${LINK_FILE_FORMATS.join('|')}`,
     );
   }
@@ -54,7 +52,7 @@ export function exportFormat(format: string | undefined, output: string | undefi
 }
 
 const unwritable = (file: string, error: unknown) =>
-  new AppError(400, 'FILE_UNWRITABLE', `Cannot write ${file}: ${error instanceof Error ? error.message : String(error)}`);
+  errors.fileUnwritable(file, error instanceof Error ? error.message : String(error));
 
 /** Where the text goes: a stream (awaiting each write, so nothing is lost at exit) or a file handle. */
 type Write = (text: string) => Promise<void>;
@@ -80,7 +78,7 @@ async function writeLinks(core: Core, caller: Caller, format: LinkFileFormat, wr
  * the result is undefined, so the CLI prints no summary line after the data.
  */
 export async function exportLinks(core: Core, request: ExportRequest): Promise<ExportSummary | undefined> {
-  if (request.output === '') throw new AppError(400, 'MISSING_ARGUMENT', '--output needs a file name');
+  if (request.output === '') throw errors.missingArgument('--output', 'needs a file name');
   const format = exportFormat(request.format, request.output);
   const caller = await core.accounts.callerFor(request.email); // an unknown account fails before anything is written
   if (request.output === undefined) {

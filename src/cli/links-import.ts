@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import type { Caller } from '../accounts/service.js';
 import type { Core } from '../core.js';
-import { AppError } from '../errors.js';
+import { errors } from '../errors.js';
 import {
   importFormatOf, ImportFileError, isFailure, jsonDocumentRows, MAX_JSON_DOCUMENT_BYTES, normalisedText, parseImportFormat, parseRows,
   type ParsedRow,
@@ -53,7 +53,7 @@ export interface ImportRequest {
 }
 
 const unreadable = (file: string, error: unknown) =>
-  new AppError(400, 'FILE_UNREADABLE', `Cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`);
+  errors.fileUnreadable(file, error instanceof Error ? error.message : String(error));
 
 /**
  * Import fingerprints: one per row, from the account, the row's normalised fields and how many identical rows
@@ -89,7 +89,7 @@ export async function importLinks(core: Core, request: ImportRequest): Promise<I
     if (format === 'json') {
       if (stat.size > MAX_JSON_DOCUMENT_BYTES) {
         const limit = `${MAX_JSON_DOCUMENT_BYTES / 1024 / 1024} MiB`;
-        throw new AppError(400, 'FILE_TOO_LARGE', `A JSON document is read whole, up to ${limit}: export the links as CSV or JSON lines instead`);
+        throw errors.fileTooLarge(limit);
       }
       rows = jsonDocumentRows(await handle.readFile({ encoding: 'utf8' }), stat.size);
     } else {
@@ -106,7 +106,7 @@ export async function importLinks(core: Core, request: ImportRequest): Promise<I
         }
       }
     } catch (error) {
-      if (error instanceof ImportFileError) throw new AppError(400, 'INVALID_FILE', error.message);
+      if (error instanceof ImportFileError) throw errors.invalidFile(error.message);
       if (error instanceof Error && 'syscall' in error) throw unreadable(request.file, error); // EISDIR, EIO, ... while reading
       throw error;
     }

@@ -3,7 +3,7 @@ import pino from 'pino';
 import type { FastifyBaseLogger } from 'fastify';
 import { ConfigError, loadConfig, operatorEnvironment } from '../config.js';
 import { createCore, type Core } from '../core.js';
-import { AppError } from '../errors.js';
+import { AppError, errors } from '../errors.js';
 import { exportLinks } from './links-export.js';
 import { importLinks } from './links-import.js';
 import { progressBar } from './progress.js';
@@ -60,14 +60,14 @@ interface Command {
 
 /** A command line the CLI does not understand: exit 2, with the usage after the error line. */
 class UsageError extends AppError {
-  constructor(code: string, message: string) {
-    super(400, code, message);
+  constructor(code: 'UNKNOWN_COMMAND' | 'INVALID_ARGUMENT', message: string) {
+    super(code, message);
   }
 }
 
 function need(options: Options, name: 'email' | 'tier'): string {
   const value = options[name];
-  if (!value) throw new AppError(400, 'MISSING_ARGUMENT', `--${name} is required`);
+  if (!value) throw errors.missingArgument(`--${name}`);
   return value;
 }
 
@@ -81,10 +81,8 @@ const COMMANDS: Record<string, Command> = {
       const email = need(o, 'email');
       if (!o.yes) {
         const account = await core.accounts.requireByEmail(email); // a mistyped email says so first
-        throw new AppError(
-          400,
-          'CONFIRMATION_REQUIRED',
-          `users delete removes ${account.email} with its API keys, links, clicks, webhooks, folders and domains, and cannot be undone: add --yes to confirm`,
+        throw errors.confirmationRequired(
+          `users delete removes ${account.email} with its API keys, links, clicks, webhooks, folders and domains, and cannot be undone`,
         );
       }
       const { deleted, ...account } = await core.accounts.deleteAccount(email);
@@ -100,16 +98,16 @@ const COMMANDS: Record<string, Command> = {
   'keys list': { run: (core, o) => core.accounts.keysOf(need(o, 'email')) },
   'keys revoke': {
     run: async (core, o) => {
-      if (o.key && o.id) throw new AppError(400, 'INVALID_ARGUMENT', 'Give --key or --id, not both');
+      if (o.key && o.id) throw errors.invalidArgument('Give --key or --id, not both');
       const keyOrId = o.key || o.id;
-      if (!keyOrId) throw new AppError(400, 'MISSING_ARGUMENT', '--key or --id is required');
+      if (!keyOrId) throw errors.missingArgument('--key or --id');
       return { revoked: true, ...(await core.accounts.revokeKeyAsOperator(keyOrId)) };
     },
   },
   'links import': {
     takesFile: true,
     run: async (core, o) => {
-      if (!o.file) throw new AppError(400, 'MISSING_ARGUMENT', 'FILE is required: links import --email E FILE');
+      if (!o.file) throw errors.missingArgument('FILE', 'is required: links import --email E FILE');
       const bar = process.stderr.isTTY ? progressBar(process.stderr) : null;
       try {
         return await importLinks(core, { email: need(o, 'email'), file: userPath(o.file), format: o.format, onProgress: bar?.update });

@@ -1,5 +1,5 @@
 import sanitizeHtml from 'sanitize-html';
-import { AppError } from '../errors.js';
+import { errors } from '../errors.js';
 import { checkDestination } from '../links/rules.js';
 
 export type NotFoundPage = { type: 'redirect'; redirectUrl: string } | { type: 'html'; html: string };
@@ -18,7 +18,7 @@ const sanitize = (html: string): string =>
     allowVulnerableTags: true,
   });
 
-const invalid = (why: string) => new AppError(400, 'INVALID_NOT_FOUND_PAGE', `notFoundPage ${why}`);
+const invalid = errors.invalidNotFoundPage;
 
 /** `null` clears it; otherwise a redirect to an http(s) URL, or HTML of at most 10,000 characters (sanitised). */
 export function checkNotFoundPage(raw: unknown, ownHostnames: ReadonlySet<string>): NotFoundPage | null {
@@ -26,12 +26,12 @@ export function checkNotFoundPage(raw: unknown, ownHostnames: ReadonlySet<string
   if (typeof raw !== 'object' || Array.isArray(raw)) throw invalid('must be an object with a type of redirect or html, or null');
   const page = raw as Record<string, unknown>;
   if (page.type === 'redirect') {
-    if (page.redirectUrl === undefined) throw new AppError(400, 'MISSING_REDIRECT_URL', 'notFoundPage.redirectUrl is required for type redirect');
+    if (page.redirectUrl === undefined) throw errors.missingRedirectUrl();
     return { type: 'redirect', redirectUrl: checkDestination(page.redirectUrl, ownHostnames) };
   }
   if (page.type === 'html') {
-    if (typeof page.html !== 'string') throw new AppError(400, 'MISSING_HTML', 'notFoundPage.html is required for type html');
-    if (page.html.length > MAX_HTML) throw new AppError(400, 'HTML_TOO_LONG', `notFoundPage.html is limited to ${MAX_HTML.toLocaleString('en')} characters`);
+    if (typeof page.html !== 'string') throw errors.missingHtml();
+    if (page.html.length > MAX_HTML) throw errors.htmlTooLong(MAX_HTML);
     return { type: 'html', html: sanitize(page.html) };
   }
   throw invalid('type must be redirect or html');

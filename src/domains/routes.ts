@@ -40,7 +40,7 @@ export const domainRoutes =
     app.post(
       '/api/user/domains',
       {
-        config,
+        config: { ...config, errors: ['MISSING_DOMAIN', 'INVALID_DOMAIN', 'RESERVED_DOMAIN', 'DOMAIN_EXISTS', 'DOMAIN_TAKEN', 'DOMAIN_LIMIT_REACHED'] },
         schema: {
           tags,
           summary: 'Add a domain; answers the DNS records to create',
@@ -57,7 +57,7 @@ export const domainRoutes =
     app.get(
       '/api/user/domains/:domain/verify',
       {
-        config,
+        config: { ...config, errors: ['DOMAIN_NOT_FOUND'] },
         schema: { tags, summary: 'Look up the TXT record and verify the domain', params: Params, response: { 200: Type.Object({ verified: Type.Boolean(), status: Status, hint: Type.String() }), ...errorResponses(404) } },
       },
       async (request) => domains.verify(callerOf(request), request.params.domain),
@@ -66,7 +66,7 @@ export const domainRoutes =
     app.post(
       '/api/user/domains/:domain/activate',
       {
-        config,
+        config: { ...config, errors: ['DOMAIN_NOT_FOUND', 'DOMAIN_NOT_VERIFIED'] },
         schema: {
           tags,
           summary: 'Activate a verified domain',
@@ -83,7 +83,7 @@ export const domainRoutes =
     app.patch(
       '/api/user/domains/:domain',
       {
-        config,
+        config: { ...config, errors: ['DOMAIN_NOT_FOUND', 'DOMAIN_NOT_ACTIVE', 'INVALID_SET_DEFAULT', 'INVALID_NOT_FOUND_PAGE', 'MISSING_REDIRECT_URL', 'MISSING_HTML', 'HTML_TOO_LONG', 'INVALID_URL', 'INVALID_BODY'] },
         schema: {
           tags,
           summary: 'Make the default domain, or set the page unknown paths show',
@@ -97,7 +97,7 @@ export const domainRoutes =
 
     app.delete(
       '/api/user/domains/:domain',
-      { config, schema: { tags, summary: 'Remove a domain; its links fall back to the default host', params: Params, response: { 200: Type.Object({ success: Type.Boolean() }), ...errorResponses(404) } } },
+      { config: { ...config, errors: ['DOMAIN_NOT_FOUND'] }, schema: { tags, summary: 'Remove a domain; its links fall back to the default host', params: Params, response: { 200: Type.Object({ success: Type.Boolean() }), ...errorResponses(404) } } },
       async (request) => {
         await domains.delete(callerOf(request), request.params.domain);
         return { success: true };
@@ -107,7 +107,7 @@ export const domainRoutes =
     app.get(
       '/api/domains/check/:hostname',
       {
-        config: { surface: 'B', access: { auth: 'none' } },
+        config: { surface: 'B', access: { auth: 'none' }, errors: ['INVALID_DOMAIN', 'RESERVED_DOMAIN'] },
         schema: { tags, summary: 'Whether a domain can be added', params: Type.Object({ hostname: Type.String() }), response: { 200: Type.Object({ hostname: Type.String(), available: Type.Boolean() }), ...errorResponses(400) } },
       },
       async (request) => domains.check(request.params.hostname),

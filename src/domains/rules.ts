@@ -1,20 +1,20 @@
 import ipaddr from 'ipaddr.js';
-import { AppError } from '../errors.js';
+import { errors } from '../errors.js';
 
 const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 const TLD = /^(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/;
 /** Special-use names (RFC 6761, RFC 6762, RFC 8375 ...) that can never be a public custom domain. */
 const RESERVED_SUFFIXES = ['localhost', 'local', 'internal', 'invalid', 'arpa', 'home.arpa', 'lan', 'onion'];
 
-export const invalidDomain = (why: string) => new AppError(400, 'INVALID_DOMAIN', `Invalid domain: ${why}`);
-const reserved = (why: string) => new AppError(400, 'RESERVED_DOMAIN', `This domain is reserved: ${why}`);
+export const invalidDomain = errors.invalidDomain;
+const reserved = errors.reservedDomain;
 
 /** A hostname as typed (any case, trailing dot) in its one stored spelling, or INVALID_DOMAIN / RESERVED_DOMAIN. */
 /** The one stored spelling of a hostname as typed: lower case, no surrounding space or trailing dot. */
 export const normalHost = (raw: string): string => raw.trim().toLowerCase().replace(/\.$/, '');
 
 export function checkDomain(raw: unknown, ownHosts: ReadonlySet<string>): string {
-  if (raw === undefined || raw === null || raw === '') throw new AppError(400, 'MISSING_DOMAIN', 'domain is required');
+  if (raw === undefined || raw === null || raw === '') throw errors.missingDomain();
   if (typeof raw !== 'string') throw invalidDomain('a hostname such as links.example.com is expected');
   const host = raw.trim().toLowerCase().replace(/\.$/, '');
   const bare = host.replace(/^\[|\]$/g, '');

@@ -67,7 +67,7 @@ export const exportRoutes =
       app.get(
         `${base}/links`,
         {
-          config,
+          config: { ...config, errors: ['INVALID_FORMAT'] },
           schema: {
             tags,
             summary: "Every link of the caller's, as CSV or JSON (the operator CLI's `links import` reads both back)",
@@ -83,7 +83,7 @@ export const exportRoutes =
       app.get(
         `${base}/links/:shortPath/stats`,
         {
-          config,
+          config: { ...config, errors: ['INVALID_FORMAT', 'INVALID_PERIOD', 'PERIOD_EXCEEDS_PLAN', 'NOT_FOUND', 'ACCESS_DENIED'] },
           schema: {
             tags,
             summary: "A link's aggregated statistics over a period, as CSV or JSON; a period beyond the plan's history is 403",

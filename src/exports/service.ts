@@ -1,7 +1,7 @@
 import type { Caller } from '../accounts/service.js';
 import { PERIODS, type AnalyticsService, type Breakdowns, type Period } from '../analytics/service.js';
 import type { Clock } from '../clock.js';
-import { AppError } from '../errors.js';
+import { errors } from '../errors.js';
 import { toLink, type Link } from '../links/link.js';
 import type { LinkPresenter } from '../links/presenters.js';
 import { toCsv, type CsvCell } from './csv.js';
@@ -69,7 +69,7 @@ type StatsRow = Record<(typeof STATS_COLUMNS)[number], CsvCell>;
 function oneOf<F extends string>(formats: readonly F[], raw: unknown): F {
   if (raw === undefined || raw === null) return DEFAULT_EXPORT_FORMAT as F;
   if (typeof raw === 'string' && (formats as readonly string[]).includes(raw)) return raw as F;
-  throw new AppError(400, 'INVALID_FORMAT', `format must be one of ${formats.join(', ')}`);
+  throw errors.invalidFormat(formats);
 }
 
 export const parseExportFormat = (raw: unknown): ExportFormat => oneOf(EXPORT_FORMATS, raw);
@@ -84,7 +84,7 @@ export interface LinkFileChunk {
 function parsePeriod(raw: unknown): Period {
   if (raw === undefined || raw === null) return DEFAULT_STATS_PERIOD;
   if (typeof raw === 'string' && (PERIODS as readonly string[]).includes(raw)) return raw as Period;
-  throw new AppError(400, 'INVALID_PERIOD', `period must be one of ${PERIODS.join(', ')}`);
+  throw errors.invalidPeriod(PERIODS);
 }
 
 /** A name part safe in a file name and a header: anything but letters, digits and hyphens becomes `_`. */

@@ -31,14 +31,14 @@ export const folderRoutes =
 
       app.post(
         base,
-        { config, schema: { tags, summary: 'Create a folder', body: CreateFolderBody(maxNameLength), response: { 201: FolderObject, ...errorResponses(400, 403, 409) } } },
+        { config: { ...config, errors: ['MISSING_NAME', 'INVALID_NAME', 'INVALID_COLOR', 'FOLDER_EXISTS', 'FOLDER_LIMIT_REACHED'] }, schema: { tags, summary: 'Create a folder', body: CreateFolderBody(maxNameLength), response: { 201: FolderObject, ...errorResponses(400, 403, 409) } } },
         async (request, reply) => reply.status(201).send(await folders.create(callerOf(request), request.body, rule)),
       );
 
       app.patch(
         `${base}/:folderId`,
         {
-          config,
+          config: { ...config, errors: ['INVALID_NAME', 'INVALID_COLOR', 'INVALID_BODY', 'FOLDER_NOT_FOUND', 'FOLDER_EXISTS'] },
           schema: {
             tags,
             summary: 'Rename or recolour a folder; only the fields sent change',
@@ -67,7 +67,7 @@ export const folderRoutes =
 
     app.delete(
       '/api/v1/folders/:folderId',
-      { config: a, schema: { tags: tagsOf('A'), summary: deleteSummary, params: FolderParams, response: { 200: SuccessMessage, ...errorResponses(404) } } },
+      { config: { ...a, errors: ['FOLDER_NOT_FOUND'] }, schema: { tags: tagsOf('A'), summary: deleteSummary, params: FolderParams, response: { 200: SuccessMessage, ...errorResponses(404) } } },
       async (request) => {
         const { unassigned } = await folders.delete(callerOf(request), request.params.folderId);
         return { success: true, message: `Folder deleted; ${unassigned} link${unassigned === 1 ? '' : 's'} unassigned` };
@@ -77,7 +77,7 @@ export const folderRoutes =
     app.delete(
       '/api/folders/:folderId',
       {
-        config: b,
+        config: { ...b, errors: ['FOLDER_NOT_FOUND'] },
         schema: { tags: tagsOf('B'), summary: deleteSummary, params: FolderParams, response: { 200: Type.Object({ success: Type.Boolean() }), ...errorResponses(404) } },
       },
       async (request) => {
@@ -89,7 +89,7 @@ export const folderRoutes =
     app.post(
       '/api/v1/links/:shortCode/folder',
       {
-        config: a,
+        config: { ...a, errors: ['MISSING_FOLDER_ID', 'INVALID_FOLDER_ID', 'NOT_FOUND', 'FOLDER_NOT_FOUND', 'FOLDER_ACCESS_DENIED'] },
         schema: { tags: tagsOf('A'), summary: assignSummary, params: Type.Object({ shortCode: shortPath }), body: AssignBody, response: { 200: AssignResult, ...errorResponses(400, 404) } },
       },
       async (request) => ({ success: true, ...(await folders.assign(callerOf(request), request.params.shortCode, request.body.folderId)) }),
@@ -98,7 +98,7 @@ export const folderRoutes =
     app.post(
       '/api/link/:short/folder',
       {
-        config: b,
+        config: { ...b, errors: ['MISSING_FOLDER_ID', 'INVALID_FOLDER_ID', 'NOT_FOUND', 'FOLDER_NOT_FOUND', 'FOLDER_ACCESS_DENIED'] },
         schema: { tags: tagsOf('B'), summary: assignSummary, params: Type.Object({ short: shortPath }), body: AssignBody, response: { 200: AssignResult, ...errorResponses(400, 404) } },
       },
       async (request) => ({ success: true, ...(await folders.assign(callerOf(request), request.params.short, request.body.folderId)) }),

@@ -1,4 +1,4 @@
-import { AppError } from '../errors.js';
+import { errors } from '../errors.js';
 
 /** Folder name lengths: Description B allows 40 characters, A (and the MCP tools) 50. */
 export const NAME_MAX_A = 50;
@@ -13,7 +13,7 @@ const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;
  * characters (a name is shown on one line in lists).
  */
 export function checkName(value: unknown, max: number): string {
-  if (value === undefined || value === null) throw new AppError(400, 'MISSING_NAME', 'name is required');
+  if (value === undefined || value === null) throw errors.missingName();
   if (typeof value !== 'string') throw invalidName(max);
   const name = value.trim();
   const length = [...name].length;
@@ -21,19 +21,19 @@ export function checkName(value: unknown, max: number): string {
   return name;
 }
 
-export const invalidName = (max: number) => new AppError(400, 'INVALID_NAME', `name must be 1-${max} characters on one line`);
+export const invalidName = (max: number) => errors.invalidName(max);
 
 /** `#RRGGBB` in either case, kept upper case so one colour has one spelling; null means no colour. */
 export function checkColor(value: unknown): string | null {
   if (value === undefined || value === null) return null;
-  if (typeof value !== 'string' || !COLOR_PATTERN.test(value)) throw new AppError(400, 'INVALID_COLOR', 'color must be a hex code #RRGGBB');
+  if (typeof value !== 'string' || !COLOR_PATTERN.test(value)) throw errors.invalidColor();
   return value.toUpperCase();
 }
 
 /** An assignment's target: a folder id, or null for none (so a client must say which it means). */
 export function checkFolderId(value: unknown): string | null {
-  if (value === undefined) throw new AppError(400, 'MISSING_FOLDER_ID', 'folderId is required: a folder id, or null for none');
-  if (value !== null && typeof value !== 'string') throw new AppError(400, 'INVALID_FOLDER_ID', 'folderId must be a folder id or null');
+  if (value === undefined) throw errors.missingFolderId();
+  if (value !== null && typeof value !== 'string') throw errors.invalidFolderId();
   return value;
 }
 

@@ -93,7 +93,7 @@ export class FoldersService {
 
   /**
    * Files the caller's link (by code or `<prefix>/<slug>`) in one of the caller's folders, or, with null, in none.
-   * Moving to another folder is the same call. Another account's link or folder is 404 ACCESS_DENIED (§7).
+   * Moving to another folder is the same call. Another account's link or folder is 404 FOLDER_ACCESS_DENIED, "Access denied" (§7).
    */
   async assign(caller: Caller, shortPath: string, folderIdInput: unknown): Promise<{ folderId: string | null }> {
     const folderId = checkFolderId(folderIdInput);

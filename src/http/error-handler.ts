@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { AppError } from '../errors.js';
+import { AppError, errors, type ErrorCode } from '../errors.js';
 import { validationError, type BrokenRule, type FieldPath } from './validation-messages.js';
 
 type ValidationIssue = NonNullable<FastifyError['validation']>[number];
@@ -71,12 +71,19 @@ function fromValidation(issues: ValidationIssue[], context: string | undefined):
   return validationError([...pathOf(issue.instancePath), ...missing], union ? unionRule(union, issues) : ruleOf(issue), WHOLE[context ?? '']);
 }
 
-const FASTIFY_CODES: Record<string, [number, string, string]> = {
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, 'UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json'],
-  FST_ERR_CTP_BODY_TOO_LARGE: [413, 'BODY_TOO_LARGE', 'The request body is too large'],
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, 'INVALID_BODY', 'Content-Length does not match the body'],
-  FST_ERR_CTP_EMPTY_JSON_BODY: [400, 'INVALID_BODY', 'The JSON body is empty'],
-  FST_ERR_CTP_INVALID_JSON_BODY: [400, 'INVALID_JSON', 'The body is not valid JSON'],
+const FASTIFY_CODES: Record<string, () => AppError> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: errors.unsupportedMediaType,
+  FST_ERR_CTP_BODY_TOO_LARGE: errors.bodyTooLarge,
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: () => errors.invalidBody('Content-Length does not match the body'),
+  FST_ERR_CTP_EMPTY_JSON_BODY: () => errors.invalidBody('The JSON body is empty'),
+  FST_ERR_CTP_INVALID_JSON_BODY: errors.invalidJson,
+};
+
+/** Another framework refusal by its status; a 4xx the catalogue has no code for is a 400 BAD_REQUEST. */
+const BY_STATUS: Record<number, (message: string) => AppError> = {
+  404: (message) => new AppError('NOT_FOUND', message),
+  413: errors.bodyTooLarge,
+  415: errors.unsupportedMediaType,
 };
 
 export function toAppError(error: FastifyError | AppError | Error): AppError {
@@ -84,13 +91,11 @@ export function toAppError(error: FastifyError | AppError | Error): AppError {
   const fastifyError = error as FastifyError;
   if (fastifyError.validation) return fromValidation(fastifyError.validation, fastifyError.validationContext);
   const known = fastifyError.code ? FASTIFY_CODES[fastifyError.code] : undefined;
-  if (known) return new AppError(...known);
-  if (error instanceof SyntaxError || (fastifyError.statusCode === 400 && /JSON/i.test(error.message))) {
-    return new AppError(400, 'INVALID_JSON', 'The body is not valid JSON');
-  }
+  if (known) return known();
+  if (error instanceof SyntaxError || (fastifyError.statusCode === 400 && /JSON/i.test(error.message))) return errors.invalidJson();
   const status = fastifyError.statusCode ?? 500;
-  if (status >= 400 && status < 500) return new AppError(status, 'BAD_REQUEST', error.message);
-  return new AppError(500, 'INTERNAL_ERROR', 'Internal server error');
+  if (status >= 400 && status < 500) return (BY_STATUS[status] ?? errors.badRequest)(error.message);
+  return errors.internalError();
 }
 
 export function registerErrorHandling(app: FastifyInstance): void {
@@ -107,7 +112,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
     return reply.status(appError.status).send({ error: true, message: appError.message, code: appError.code });
   });
   app.setNotFoundHandler((request, reply) =>
-    reply.status(404).send({ error: true, message: `No route for ${request.method} ${request.url.split('?')[0]}`, code: 'NOT_FOUND' }),
+    reply.status(404).send({ error: true, message: `No route for ${request.method} ${request.url.split('?')[0]}`, code: 'NOT_FOUND' satisfies ErrorCode }),
   );
   // An empty body on a JSON request is read as {}, so "no url" gets MISSING_URL rather than a parser error.
   const parseJson = app.getDefaultJsonParser('error', 'error');

@@ -1,17 +1,74 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, RouteOptions } from 'fastify';
+import { isErrorCode, statusOf, type ErrorCode } from '../errors.js';
 import { ErrorBody, errorResponses, RateLimitBodyB } from './schemas.js';
+import { validationCodes } from './validation-messages.js';
 
 /**
  * Generates /openapi.yaml from the route schemas. Routes that need a key get the bearer scheme and the
- * 401/403 bodies added here, once, rather than in every route file.
+ * 401/403 bodies added here, once, rather than in every route file; every operation gets `x-error-codes`, the
+ * codes it may answer with by status (see `errorCodesOf`).
  */
 declare module 'fastify' {
   interface FastifyInstance {
     /** Every route registered, as `METHOD /path` (HEAD twins excluded); the OpenAPI test checks them all. */
     registeredRoutes: string[];
   }
+  interface FastifyContextConfig {
+    /** The catalogue codes the route's service may refuse with; access, schema and framework codes are added. */
+    errors?: readonly ErrorCode[];
+  }
+}
+
+/** What the framework answers for any JSON body: not JSON, another media type, too large, or another 4xx of its own. */
+const BODY_CODES: ErrorCode[] = ['INVALID_JSON', 'UNSUPPORTED_MEDIA_TYPE', 'BODY_TOO_LARGE', 'BAD_REQUEST'];
+
+/**
+ * Codes of routes whose files do not declare them yet (`config.errors`), by `METHOD /path`. To move into the
+ * route's own config by the owner of src/webhooks/routes.ts; then this table goes.
+ */
+const webhookErrors = (base: string): Record<string, ErrorCode[]> => ({
+  [`POST ${base}`]: ['INVALID_URL', 'INVALID_EVENTS', 'INVALID_NAME', 'INVALID_SECRET', 'DUPLICATE_WEBHOOK', 'WEBHOOK_LIMIT_REACHED'],
+  [`GET ${base}/:webhookId`]: ['WEBHOOK_NOT_FOUND'],
+  [`PATCH ${base}/:webhookId`]: ['WEBHOOK_NOT_FOUND', 'INVALID_URL', 'INVALID_EVENTS', 'INVALID_NAME', 'INVALID_SECRET', 'INVALID_ENABLED', 'INVALID_BODY', 'DUPLICATE_WEBHOOK'],
+  [`DELETE ${base}/:webhookId`]: ['WEBHOOK_NOT_FOUND'],
+  [`POST ${base}/:webhookId/test`]: ['WEBHOOK_NOT_FOUND'],
+  [`GET ${base}/:webhookId/deliveries`]: ['WEBHOOK_NOT_FOUND'],
+});
+const UNDECLARED: Record<string, ErrorCode[]> = { ...webhookErrors('/api/v1/webhooks'), ...webhookErrors('/api/webhooks') };
+
+/**
+ * The codes an operation may answer with: those its route declares (`config.errors`, the service's refusals),
+ * those of its access (a key, the plan, the rate limits), the field codes of its body, query and path schemas
+ * (`validationCodes`), the framework's body codes and INTERNAL_ERROR.
+ */
+export function errorCodesOf(route: Pick<RouteOptions, 'config' | 'schema' | 'method' | 'url'>): ErrorCode[] {
+  const undeclared = [route.method].flat().flatMap((method) => UNDECLARED[`${method} ${route.url}`] ?? []);
+  const codes = new Set<ErrorCode>([...(route.config?.errors ?? []), ...undeclared]);
+  const access = route.config?.access;
+  if (access && access.auth !== 'none') {
+    codes.add('INVALID_API_KEY');
+    if (access.auth === 'required') codes.add('API_KEY_REQUIRED');
+    // A route that carries calls of its own (MCP) admits and charges each call, and answers its refusals inside.
+    if (access.auth === 'optional' || access.charged !== false) codes.add('RATE_LIMITED');
+    if (access.auth === 'required' && access.charged !== false && access.minTier !== 'any') {
+      const tierCode = access.tierCode ?? 'TIER_REQUIRED';
+      if (isErrorCode(tierCode)) codes.add(tierCode);
+    }
+  }
+  const schema = route.schema as { body?: unknown; querystring?: unknown; params?: unknown } | undefined;
+  if (schema?.body) for (const code of [...validationCodes(schema.body, true), ...BODY_CODES]) codes.add(code);
+  for (const part of [schema?.querystring, schema?.params]) if (part) for (const code of validationCodes(part, false)) codes.add(code);
+  codes.add('INTERNAL_ERROR');
+  return [...codes].sort();
+}
+
+/** `{ '400': [...], '404': [...] }`: the codes by the status the catalogue gives them. */
+function byStatus(codes: ErrorCode[]): Record<string, ErrorCode[]> {
+  const grouped: Record<string, ErrorCode[]> = {};
+  for (const code of codes) (grouped[String(statusOf(code))] ??= []).push(code);
+  return grouped;
 }
 
 export async function registerOpenApi(app: FastifyInstance, baseUrl: string): Promise<void> {
@@ -20,10 +77,12 @@ export async function registerOpenApi(app: FastifyInstance, baseUrl: string): Pr
     // The API reference's own pages and scripts (/docs/*) are not part of the API.
     if ((route.schema as { hide?: boolean } | undefined)?.hide) return;
     for (const method of [route.method].flat()) if (method !== 'HEAD') app.registeredRoutes.push(`${method} ${route.url}`);
+    const schema = (route.schema ??= {});
+    const typed = schema as { security?: unknown; response?: Record<string, unknown>; 'x-error-codes'?: Record<string, ErrorCode[]> };
+    const codes = byStatus(errorCodesOf(route));
+    typed['x-error-codes'] = codes;
     const access = route.config?.access;
     if (!access || access.auth === 'none') return;
-    const schema = (route.schema ??= {});
-    const typed = schema as { security?: unknown; response?: Record<string, unknown> };
     typed.security = access.auth === 'required' ? [{ bearerAuth: [] }] : [{ bearerAuth: [] }, {}];
     const rateLimited = { 429: route.config?.surface === 'B' ? RateLimitBodyB : ErrorBody };
     typed.response = { ...errorResponses(401, ...(access.auth === 'required' ? [403] : [])), ...rateLimited, ...typed.response };

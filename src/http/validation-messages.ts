@@ -1,4 +1,4 @@
-import { AppError, errors } from '../errors.js';
+import { AppError, errors, type FieldCode } from '../errors.js';
 
 /**
  * What a schema asked of a value and did not get. Ajv (REST) and zod (MCP tools) report this in their own words;
@@ -105,14 +105,49 @@ export function validationError(path: FieldPath, broken: BrokenRule, whole = 'Th
   const field = typeof path[0] === 'string' ? path[0] : undefined;
   if (field === undefined) {
     // An update naming nothing says so in the words of the services' own check (requireChange).
-    if (broken.rule === 'minFields' && broken.limit === 1) return new AppError(400, 'INVALID_BODY', 'Give at least one field to change');
-    if (broken.rule === 'unknownField') return new AppError(400, 'INVALID_BODY', `Unknown field "${broken.name}"`);
-    return new AppError(400, 'INVALID_BODY', sentence(whole, broken));
+    if (broken.rule === 'minFields' && broken.limit === 1) return errors.invalidBody();
+    if (broken.rule === 'unknownField') return errors.invalidBody(`Unknown field "${broken.name}"`);
+    return errors.invalidBody(sentence(whole, broken));
   }
   if (broken.rule === 'required' && path.length === 1) {
     // The destination has always been refused with these words, by the schema and by the link rules alike.
     if (codeOf(field) === 'URL') return errors.missingUrl();
-    return new AppError(400, `MISSING_${codeOf(field)}`, sentence(field, broken));
+    return new AppError(missingCode(field), sentence(field, broken));
   }
-  return new AppError(400, `INVALID_${codeOf(field)}`, sentence(labelOf(path), broken));
+  return new AppError(invalidCode(field), sentence(labelOf(path), broken));
+}
+
+/** The field codes of the catalogue's pattern entry (src/errors/catalogue.ts), for one field. */
+const missingCode = (field: string): FieldCode => `MISSING_${codeOf(field)}`;
+const invalidCode = (field: string): FieldCode => `INVALID_${codeOf(field)}`;
+
+/** The parts of a JSON schema `validationCodes` reads. */
+interface ObjectSchema {
+  properties?: Record<string, unknown>;
+  required?: readonly string[];
+  additionalProperties?: unknown;
+  minProperties?: number;
+  anyOf?: readonly ObjectSchema[];
+  oneOf?: readonly ObjectSchema[];
+  allOf?: readonly ObjectSchema[];
+}
+
+/**
+ * The concrete codes `validationError` can give for an input checked against `schema` (a route's body, query or
+ * path schema): `INVALID_<FIELD>` for each property, `MISSING_<FIELD>` for each required one, and `INVALID_BODY`
+ * when a rule is about the input as a whole (`whole`: every body; a query or path only if it refuses unknown
+ * fields or asks for a number of them). This is how the OpenAPI lists the field codes of each operation.
+ */
+export function validationCodes(schema: unknown, whole: boolean): FieldCode[] {
+  const codes = new Set<FieldCode>();
+  const visit = (node: ObjectSchema | undefined) => {
+    if (!node || typeof node !== 'object') return;
+    if (node.additionalProperties === false || node.minProperties !== undefined) whole = true;
+    for (const field of Object.keys(node.properties ?? {})) codes.add(invalidCode(field));
+    for (const field of node.required ?? []) codes.add(missingCode(field));
+    for (const branch of [...(node.anyOf ?? []), ...(node.oneOf ?? []), ...(node.allOf ?? [])]) visit(branch);
+  };
+  visit(schema as ObjectSchema | undefined);
+  if (whole) codes.add('INVALID_BODY');
+  return [...codes].sort();
 }

@@ -6,6 +6,7 @@ import type { BulkOutcome } from './creator.js';
 import { CreateLinkBodyA } from './schemas.js';
 import type { LinkPresenter } from './presenters.js';
 import type { LinksService } from './service.js';
+import { LINK_CREATE_ERRORS } from './crud-routes.js';
 
 export const BULK_MAX_A = 100;
 export const BULK_MAX_B = 1_000;
@@ -63,7 +64,12 @@ export const bulkRoutes =
       app.post(
         r.url,
         {
-          config: { surface: r.surface, access: { auth: 'required', minTier: r.minTier, bulk: true } },
+          config: {
+            surface: r.surface,
+            access: { auth: 'required', minTier: r.minTier, bulk: true },
+            // The request's own refusals, then each item's (answered in its result, not as the request's status).
+            errors: ['MISSING_URLS', 'INVALID_URLS', 'TOO_MANY_URLS', 'INVALID_ITEM', 'INVALID_BASE64', ...LINK_CREATE_ERRORS],
+          },
           validatorCompiler: perItemValidation,
           schema: {
             tags: r.tags,

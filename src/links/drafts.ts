@@ -43,7 +43,7 @@ export function draftLink(
   const slug = input.customSlug === undefined ? null : checkSlug(input.customSlug);
   if (slug !== null && !plans[caller.tier].customSlugs) throw errors.premiumRequired();
   if (slug !== null && !caller.namespace) {
-    throw new AppError(400, 'NAMESPACE_REQUIRED', 'Claim a namespace before creating custom slugs');
+    throw errors.namespaceRequired();
   }
   const maxClicks = input.maxClicks === undefined ? null : checkMaxClicks(input.maxClicks);
   const schedule = checkSchedule(
@@ -63,9 +63,9 @@ export function draftLink(
   };
 }
 
-const optional = <T>(value: unknown, check: (v: unknown) => v is T, code: string, what: string): T | undefined => {
+const optional = <T>(value: unknown, check: (v: unknown) => v is T, refusal: () => AppError): T | undefined => {
   if (value === undefined || value === null) return undefined;
-  if (!check(value)) throw new AppError(400, code, what);
+  if (!check(value)) throw refusal();
   return value;
 };
 const isString = (v: unknown): v is string => typeof v === 'string';
@@ -77,16 +77,16 @@ const isNumber = (v: unknown): v is number => typeof v === 'number';
  */
 export function bulkItemInput(raw: unknown): CreateLinkInput {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-    throw new AppError(400, 'INVALID_ITEM', 'Each item must be an object with a url');
+    throw errors.invalidItem();
   }
   const item = raw as Record<string, unknown>;
-  const long = optional(item.long, isString, 'INVALID_BASE64', 'long must be a Base64 string');
+  const long = optional(item.long, isString, () => errors.invalidBase64('must be a Base64 string'));
   return {
     url: item.url === undefined || item.url === null ? destinationOf({ long }) : item.url,
-    customSlug: optional(item.customSlug, isString, 'INVALID_SLUG', 'customSlug must be a string'),
-    expiresAt: optional(item.expiresAt, isString, 'INVALID_EXPIRES_AT', 'expiresAt must be an ISO 8601 date-time'),
-    maxClicks: optional(item.maxClicks, isNumber, 'INVALID_MAX_CLICKS', 'maxClicks must be an integer of at least 1'),
-    activeFrom: optional(item.activeFrom, isString, 'INVALID_ACTIVE_FROM', 'activeFrom must be an ISO 8601 date-time'),
+    customSlug: optional(item.customSlug, isString, () => errors.invalidSlug('customSlug must be a string')),
+    expiresAt: optional(item.expiresAt, isString, errors.invalidExpiresAt),
+    maxClicks: optional(item.maxClicks, isNumber, errors.invalidMaxClicks),
+    activeFrom: optional(item.activeFrom, isString, errors.invalidActiveFrom),
     blockedCountries: item.blockedCountries ?? undefined,
   };
 }

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { callerOf } from '../http/access.js';
 import { errorResponses } from '../http/schemas.js';
-import { registerLinkCrud } from './crud-routes.js';
+import { LINK_CREATE_ERRORS, registerLinkCrud } from './crud-routes.js';
 import type { LinkPresenter } from './presenters.js';
 import { CreatedLinkA, CreateLinkBodyA, LinkDetailsA } from './schemas.js';
 import type { LinksService } from './service.js';
@@ -15,7 +15,7 @@ export const linkRoutesA =
   async (app) => {
     app.post(
       '/api/v1/links',
-      { config, schema: { tags, summary: 'Create a short link', body: CreateLinkBodyA, response: { 201: CreatedLinkA, ...errorResponses(400, 409) } } },
+      { config: { ...config, errors: LINK_CREATE_ERRORS }, schema: { tags, summary: 'Create a short link', body: CreateLinkBodyA, response: { 201: CreatedLinkA, ...errorResponses(400, 409) } } },
       async (request, reply) => {
         const link = await links.create(callerOf(request), request.body);
         return reply.status(201).send(present.createdA(link));

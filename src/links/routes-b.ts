@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { callerOf } from '../http/access.js';
 import { errorResponses } from '../http/schemas.js';
-import { registerLinkCrud } from './crud-routes.js';
+import { LINK_CREATE_ERRORS, registerLinkCrud } from './crud-routes.js';
 import { decodeBase64Destination, destinationOf } from './base64-destination.js';
 import type { LinkPresenter } from './presenters.js';
 import { CreateLinkBodyB, CreateShortBody, CreateShortResponse, LinkB } from './schemas.js';
@@ -17,7 +17,7 @@ export const linkRoutesB =
     app.post(
       '/api/createShort',
       {
-        config,
+        config: { ...config, errors: ['INVALID_BASE64', ...LINK_CREATE_ERRORS] },
         schema: { tags, summary: 'Create a short link from a Base64 destination', body: CreateShortBody, response: { 201: CreateShortResponse, ...errorResponses(400) } },
       },
       async (request, reply) => {
@@ -28,7 +28,7 @@ export const linkRoutesB =
 
     app.post(
       '/api/links',
-      { config, schema: { tags, summary: 'Create a short link', body: CreateLinkBodyB, response: { 201: LinkB, ...errorResponses(400, 409) } } },
+      { config: { ...config, errors: ['INVALID_BASE64', ...LINK_CREATE_ERRORS] }, schema: { tags, summary: 'Create a short link', body: CreateLinkBodyB, response: { 201: LinkB, ...errorResponses(400, 409) } } },
       async (request, reply) => {
         const { url: _url, long: _long, ...options } = request.body;
         const link = await links.create(callerOf(request), { ...options, url: destinationOf(request.body) });

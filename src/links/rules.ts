@@ -1,4 +1,4 @@
-import { AppError, errors } from '../errors.js';
+import { appError, errors } from '../errors.js';
 import type { LinkKey } from './repository.js';
 
 export const MAX_URL_LENGTH = 4096;
@@ -30,7 +30,7 @@ export function checkDestination(raw: unknown, ownHostnames: ReadonlySet<string>
 
 export function checkSlug(slug: string): string {
   if (!SLUG_PATTERN.test(slug)) {
-    throw new AppError(400, 'INVALID_SLUG', 'A custom slug is 3-50 characters: letters, digits and hyphens');
+    throw errors.invalidSlug();
   }
   return slug;
 }
@@ -42,7 +42,7 @@ export function checkSlug(slug: string): string {
 export function checkBlockedCountries(value: unknown): string[] | null {
   if (value === null) return null;
   if (!Array.isArray(value) || value.length > 250 || !value.every((c) => typeof c === 'string' && /^[A-Za-z]{2}$/.test(c))) {
-    throw new AppError(400, 'INVALID_BLOCKED_COUNTRIES', 'blockedCountries must be a list of two-letter ISO 3166-1 country codes');
+    throw errors.invalidBlockedCountries();
   }
   const codes = [...new Set(value.map((c: string) => c.toUpperCase()))].sort();
   return codes.length > 0 ? codes : null;
@@ -50,15 +50,15 @@ export function checkBlockedCountries(value: unknown): string[] | null {
 
 export function checkMaxClicks(value: number): number {
   if (!Number.isInteger(value) || value < 1 || value > MAX_CLICKS_CEILING) {
-    throw new AppError(400, 'INVALID_MAX_CLICKS', 'maxClicks must be an integer of at least 1');
+    throw errors.invalidMaxClicks();
   }
   return value;
 }
 
-function parseInstant(value: string, code: string, field: string): number {
+function parseInstant(value: string, code: 'INVALID_EXPIRES_AT' | 'INVALID_ACTIVE_FROM'): number {
   const ms = Date.parse(value);
   if (!/^\d{4}-\d{2}-\d{2}T/.test(value) || Number.isNaN(ms)) {
-    throw new AppError(400, code, `${field} must be an ISO 8601 date-time`);
+    throw appError(code);
   }
   return ms;
 }
@@ -72,16 +72,16 @@ export function checkSchedule(
   changed: { expiresAt: boolean; activeFrom: boolean },
   now: Date,
 ): { expiresAt: string | null; activeFrom: string | null } {
-  const expires = times.expiresAt === null ? null : parseInstant(times.expiresAt, 'INVALID_EXPIRES_AT', 'expiresAt');
-  const active = times.activeFrom === null ? null : parseInstant(times.activeFrom, 'INVALID_ACTIVE_FROM', 'activeFrom');
+  const expires = times.expiresAt === null ? null : parseInstant(times.expiresAt, 'INVALID_EXPIRES_AT');
+  const active = times.activeFrom === null ? null : parseInstant(times.activeFrom, 'INVALID_ACTIVE_FROM');
   if (changed.expiresAt && expires !== null && expires <= now.getTime()) {
-    throw new AppError(400, 'EXPIRES_AT_IN_PAST', 'expiresAt must be in the future');
+    throw errors.expiresAtInPast();
   }
   if (changed.activeFrom && active !== null && active < now.getTime()) {
-    throw new AppError(400, 'ACTIVE_FROM_IN_PAST', 'activeFrom must not be in the past');
+    throw errors.activeFromInPast();
   }
   if (expires !== null && active !== null && expires <= active) {
-    throw new AppError(400, 'EXPIRES_BEFORE_ACTIVE', 'expiresAt must be later than activeFrom');
+    throw errors.expiresBeforeActive();
   }
   return {
     expiresAt: expires === null ? null : new Date(expires).toISOString(),

@@ -1,5 +1,5 @@
 import QRCode from 'qrcode';
-import { AppError } from '../errors.js';
+import { errors } from '../errors.js';
 import { encodeTwoColourPng, rowBytes } from './png.js';
 import type { QrOptions } from './rules.js';
 
@@ -18,7 +18,7 @@ export function renderQrPng(text: string, options: QrOptions): Buffer {
   const unit = Math.floor(size / (count + 2 * options.margin));
   // Short URLs need versions far below this; only an extraordinarily long BASE_URL could get here.
   if (unit < 1) {
-    throw new AppError(400, 'INVALID_SIZE', `This link's QR code needs at least ${count + 2 * options.margin} pixels with margin ${options.margin}`);
+    throw errors.invalidSize(`This link's QR code needs at least ${count + 2 * options.margin} pixels with margin ${options.margin}`);
   }
   const offset = Math.floor((size - count * unit) / 2);
   const stride = rowBytes(size);

@@ -86,7 +86,7 @@ export const qrRoutes =
     app.get(
       '/api/qr/:shortCode',
       {
-        config,
+        config: { ...config, errors: ['INVALID_SIZE', 'INVALID_MARGIN', 'INVALID_COLOR', 'INVALID_BG_COLOR', 'INVALID_ECC', 'NOT_FOUND'] },
         schema: {
           tags,
           summary: 'QR code PNG of a short link',
@@ -101,7 +101,7 @@ export const qrRoutes =
     app.get(
       '/api/qr/:prefix/:slug',
       {
-        config,
+        config: { ...config, errors: ['INVALID_SIZE', 'INVALID_MARGIN', 'INVALID_COLOR', 'INVALID_BG_COLOR', 'INVALID_ECC', 'NOT_FOUND'] },
         schema: {
           tags,
           summary: 'QR code PNG of a namespaced short link',
@@ -132,7 +132,7 @@ export const qrRoutes =
       app.patch(
         base,
         {
-          config: settingsConfig,
+          config: { ...settingsConfig, errors: ['INVALID_SIZE', 'INVALID_MARGIN', 'INVALID_COLOR', 'INVALID_BG_COLOR', 'INVALID_ERROR_CORRECTION', 'INVALID_BODY'] },
           schema: {
             tags: settingsTags,
             summary: "Change the account's QR defaults; fields not given keep their value",

@@ -1,4 +1,4 @@
-import { AppError } from '../errors.js';
+import { appError, errors } from '../errors.js';
 
 /** QR error correction levels, weakest (7% of the code can be damaged) to strongest (30%). */
 export const ERROR_CORRECTION_LEVELS = ['L', 'M', 'Q', 'H'] as const;
@@ -30,15 +30,15 @@ export const DEFAULT_OPTIONS: Readonly<QrOptions> = { size: 300, color: '000000'
  */
 export function checkSize(value: unknown): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < MIN_SIZE || value > MAX_SIZE) {
-    throw new AppError(400, 'INVALID_SIZE', `size must be a whole number of pixels from ${MIN_SIZE} to ${MAX_SIZE}`);
+    throw errors.invalidSize(`size must be a whole number of pixels from ${MIN_SIZE} to ${MAX_SIZE}`);
   }
   return value;
 }
 
 export function checkColor(value: unknown, field: 'color' | 'bgColor'): string {
   if (typeof value !== 'string' || !HEX_COLOR.test(value)) {
-    const code = field === 'color' ? 'INVALID_COLOR' : 'INVALID_BG_COLOR';
-    throw new AppError(400, code, `${field} must be exactly 6 hex digits without '#', such as 1A2B3C`);
+    const rule = "must be exactly 6 hex digits without '#', such as 1A2B3C";
+    throw field === 'color' ? errors.invalidColor(rule) : errors.invalidBgColor(rule);
   }
   // One spelling per color, so the ETag and the cache see `ff0000` and `FF0000` as the same image.
   return value.toUpperCase();
@@ -46,14 +46,14 @@ export function checkColor(value: unknown, field: 'color' | 'bgColor'): string {
 
 export function checkMargin(value: unknown): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < MIN_MARGIN || value > MAX_MARGIN) {
-    throw new AppError(400, 'INVALID_MARGIN', `margin must be a whole number of modules from ${MIN_MARGIN} to ${MAX_MARGIN}`);
+    throw errors.invalidMargin(MIN_MARGIN, MAX_MARGIN);
   }
   return value;
 }
 
 export function checkErrorCorrection(value: unknown, code: 'INVALID_ECC' | 'INVALID_ERROR_CORRECTION'): ErrorCorrection {
   if (typeof value !== 'string' || !(ERROR_CORRECTION_LEVELS as readonly string[]).includes(value)) {
-    throw new AppError(400, code, `error correction must be one of ${ERROR_CORRECTION_LEVELS.join(', ')}`);
+    throw appError(code, ERROR_CORRECTION_LEVELS);
   }
   return value as ErrorCorrection;
 }
@@ -97,7 +97,7 @@ export function checkSettingsInput(input: SettingsInput): Partial<QrOptions> {
   if (input.margin !== undefined) checked.margin = checkMargin(input.margin);
   if (input.errorCorrection !== undefined) checked.errorCorrection = checkErrorCorrection(input.errorCorrection, 'INVALID_ERROR_CORRECTION');
   if (Object.keys(checked).length === 0) {
-    throw new AppError(400, 'INVALID_BODY', 'Give at least one of color, bgColor, size, errorCorrection, margin');
+    throw errors.invalidBody('Give at least one of color, bgColor, size, errorCorrection, margin');
   }
   return checked;
 }

@@ -20,7 +20,7 @@ export const tagRoutes =
       app.post(
         `${s.links}/:shortPath/tags`,
         {
-          config,
+          config: { ...config, errors: ['MISSING_TAG', 'INVALID_TAG', 'TOO_MANY_TAGS', 'NOT_FOUND', 'ACCESS_DENIED'] },
           schema: {
             tags: groups,
             summary: 'Tag a link (at most 20 tags); a tag it already has, in any case, changes nothing',
@@ -35,7 +35,7 @@ export const tagRoutes =
       app.delete(
         `${s.links}/:shortPath/tags/:tag`,
         {
-          config,
+          config: { ...config, errors: ['INVALID_TAG', 'TAG_NOT_FOUND', 'NOT_FOUND', 'ACCESS_DENIED'] },
           schema: {
             tags: groups,
             summary: 'Take a tag (any case) off a link',

@@ -1,4 +1,4 @@
-import { AppError } from '../errors.js';
+import { errors } from '../errors.js';
 
 /** A tag is 1-30 characters (code points) once trimmed. */
 export const TAG_MAX_LENGTH = 30;
@@ -15,10 +15,10 @@ export interface CheckedTag {
 }
 
 export const invalidTag = () =>
-  new AppError(400, 'INVALID_TAG', `A tag is 1-${TAG_MAX_LENGTH} characters: letters, digits, spaces, hyphens and underscores`);
+  errors.invalidTag(TAG_MAX_LENGTH);
 
 export function checkTag(value: unknown): CheckedTag {
-  if (value === undefined || value === null) throw new AppError(400, 'MISSING_TAG', 'tag is required');
+  if (value === undefined || value === null) throw errors.missingTag();
   if (typeof value !== 'string') throw invalidTag();
   const tag = value.normalize('NFC').trim().replace(/ {2,}/g, ' ');
   const length = [...tag].length;

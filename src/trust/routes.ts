@@ -21,7 +21,7 @@ export const linkScanRoutes =
     app.get(
       '/api/link-scan/:short',
       {
-        config: { surface: 'B', access: { auth: 'none' } },
+        config: { surface: 'B', access: { auth: 'none' }, errors: ['NOT_FOUND'] },
         schema: {
           tags: ['trust (B)'],
           summary: "A link's trust score (public)",

@@ -24,7 +24,7 @@ export const utmTemplateRoutes =
       app.post(
         base,
         {
-          config,
+          config: { ...config, errors: ['MISSING_NAME', 'INVALID_NAME', 'MISSING_UTM_FIELDS', 'INVALID_UTM_SOURCE', 'INVALID_UTM_MEDIUM', 'INVALID_UTM_CAMPAIGN', 'INVALID_UTM_TERM', 'INVALID_UTM_CONTENT', 'TEMPLATE_EXISTS'] },
           schema: { tags, summary: 'Create a UTM template', body: CreateUtmTemplateBody, response: { 201: UtmTemplateObject, ...errorResponses(400, 409) } },
         },
         async (request, reply) => reply.status(201).send(await templates.create(callerOf(request), request.body)),
@@ -33,7 +33,7 @@ export const utmTemplateRoutes =
       app.delete(
         `${base}/:id`,
         {
-          config,
+          config: { ...config, errors: ['TEMPLATE_NOT_FOUND'] },
           schema: {
             tags,
             summary: 'Delete a UTM template; links made with it keep their destinations',

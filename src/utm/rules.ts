@@ -1,4 +1,4 @@
-import { AppError } from '../errors.js';
+import { appError, errors, type CatalogueCode } from '../errors.js';
 
 export const TEMPLATE_NAME_MAX = 50;
 export const UTM_VALUE_MAX = 200;
@@ -18,7 +18,13 @@ export type UtmValues = Record<UtmField, string | null>;
 // eslint-disable-next-line no-control-regex
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;
 
-const codeOf = (field: UtmField) => `INVALID_${field.replace(/([a-z])([A-Z])/g, '$1_$2').toUpperCase()}`;
+const CODES = {
+  utmSource: 'INVALID_UTM_SOURCE',
+  utmMedium: 'INVALID_UTM_MEDIUM',
+  utmCampaign: 'INVALID_UTM_CAMPAIGN',
+  utmTerm: 'INVALID_UTM_TERM',
+  utmContent: 'INVALID_UTM_CONTENT',
+} as const satisfies Record<UtmField, CatalogueCode>;
 
 /** One utm value: absent or null is none; otherwise trimmed, 1-200 characters, no control characters. */
 export function checkUtmValue(field: UtmField, value: unknown): string | null {
@@ -26,7 +32,7 @@ export function checkUtmValue(field: UtmField, value: unknown): string | null {
   const text = typeof value === 'string' ? value.trim() : null;
   const length = text === null ? 0 : [...text].length;
   if (text === null || length < 1 || length > UTM_VALUE_MAX || CONTROL_CHARACTERS.test(text)) {
-    throw new AppError(400, codeOf(field), `${field} must be 1-${UTM_VALUE_MAX} characters on one line, or null`);
+    throw appError(CODES[field], UTM_VALUE_MAX);
   }
   return text;
 }
@@ -35,7 +41,7 @@ export function checkUtmValue(field: UtmField, value: unknown): string | null {
 export function checkUtmValues(input: Partial<Record<UtmField, unknown>>): UtmValues {
   const values = Object.fromEntries(UTM_FIELDS.map(([field]) => [field, checkUtmValue(field, input[field])])) as UtmValues;
   if (UTM_FIELDS.every(([field]) => values[field] === null)) {
-    throw new AppError(400, 'MISSING_UTM_FIELDS', 'Set at least one of utmSource, utmMedium, utmCampaign, utmTerm, utmContent');
+    throw errors.missingUtmFields();
   }
   return values;
 }

@@ -1,5 +1,5 @@
 import { domainToASCII } from 'node:url';
-import { AppError } from '../errors.js';
+import { AppError, errors } from '../errors.js';
 import { checkTag } from '../tags/rules.js';
 
 /**
@@ -23,25 +23,25 @@ export const SEARCH_MAX = 200;
 /** A search as given: trimmed; empty is no search; longer than 200 characters is refused. */
 export function checkSearch(value: string): string | undefined {
   const text = value.trim();
-  if ([...text].length > SEARCH_MAX) throw new AppError(400, 'INVALID_SEARCH', `search is at most ${SEARCH_MAX} characters`);
+  if ([...text].length > SEARCH_MAX) throw errors.invalidSearch(SEARCH_MAX);
   return text === '' ? undefined : text;
 }
 
 /** A domain filter in the stored spelling of domains (lower case, ASCII, no trailing dot). */
 export function checkDomainFilter(value: string): string {
   const ascii = domainToASCII(value.trim().replace(/\.$/, ''));
-  if (ascii === '' || ascii.length > 253) throw new AppError(400, 'INVALID_DOMAIN', 'domain must be a hostname such as links.example.com');
+  if (ascii === '' || ascii.length > 253) throw new AppError('INVALID_DOMAIN', 'domain must be a hostname such as links.example.com');
   return ascii;
 }
 
-const invalid = (why: string) => new AppError(400, 'INVALID_FILTERS', `Invalid filters: ${why}`);
+const invalid = errors.invalidFilters;
 
 /**
  * A view's filters, strictly: an object of the keys above only, each a string that passes its rule (a folder id
  * or `none`, a valid tag, a hostname, a search of 1-200 characters). Returned in their stored spelling.
  */
 export function checkFilters(raw: unknown): ViewFilters {
-  if (raw === undefined) throw new AppError(400, 'MISSING_FILTERS', 'filters is required: an object, {} for every link');
+  if (raw === undefined) throw errors.missingFilters();
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw invalid('filters must be an object');
   const given = raw as Record<string, unknown>;
   const unknown = Object.keys(given).filter((key) => !(FILTER_KEYS as readonly string[]).includes(key));

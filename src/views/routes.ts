@@ -24,7 +24,7 @@ export const savedViewRoutes =
       app.post(
         base,
         {
-          config,
+          config: { ...config, errors: ['MISSING_NAME', 'INVALID_NAME', 'MISSING_FILTERS', 'INVALID_FILTERS', 'INVALID_SEARCH', 'INVALID_DOMAIN', 'INVALID_TAG', 'INVALID_FOLDER_ID', 'FOLDER_NOT_FOUND', 'VIEW_EXISTS'] },
           schema: {
             tags,
             summary: 'Save a link-list filter under a name; list by it with ?view=<id> on the link list',
@@ -38,7 +38,7 @@ export const savedViewRoutes =
       app.patch(
         `${base}/:id`,
         {
-          config,
+          config: { ...config, errors: ['INVALID_NAME', 'INVALID_FILTERS', 'INVALID_SEARCH', 'INVALID_DOMAIN', 'INVALID_TAG', 'INVALID_BODY', 'FOLDER_NOT_FOUND', 'VIEW_NOT_FOUND', 'VIEW_EXISTS'] },
           schema: {
             tags,
             summary: 'Rename a view or replace its filters; only the fields sent change',
@@ -52,7 +52,7 @@ export const savedViewRoutes =
 
       app.delete(
         `${base}/:id`,
-        { config, schema: { tags, summary: 'Delete a saved view; its links are untouched', params: SavedViewParams, response: { 200: SuccessMessage, ...errorResponses(404) } } },
+        { config: { ...config, errors: ['VIEW_NOT_FOUND'] }, schema: { tags, summary: 'Delete a saved view; its links are untouched', params: SavedViewParams, response: { 200: SuccessMessage, ...errorResponses(404) } } },
         async (request) => {
           await views.delete(callerOf(request), request.params.id);
           return { success: true, message: 'Saved view deleted' };
