@@ -106,7 +106,8 @@ describe(`validation messages of MCP tool arguments (${dialectName})`, () => {
     ['maximum', 'update_qr_settings', { margin: 11 }, 'INVALID_MARGIN', 'margin must be at most 10'],
     ['minimum', 'list_links', { limit: 0 }, 'INVALID_LIMIT', 'limit must be at least 1'],
     ['integer', 'shorten_url', { url: 'https://example.com', maxClicks: 1.5 }, 'INVALID_MAX_CLICKS', 'maxClicks must be an integer'],
-    ['type number', 'update_qr_settings', { size: 'big' }, 'INVALID_SIZE', 'size must be a number'],
+    // REST's schema says integer; zod's "is a number" check reads the same here.
+    ['type integer', 'update_qr_settings', { size: 'big' }, 'INVALID_SIZE', 'size must be an integer'],
     ['type string', 'shorten_url', { url: 5 }, 'INVALID_URL', 'url must be a string'],
     ['type boolean', 'update_webhook', { webhookId: 'whk_none', enabled: 'yes' }, 'INVALID_ENABLED', 'enabled must be true or false'],
     ['type array', 'shorten_url', { url: 'https://example.com', blockedCountries: 'DE' }, 'INVALID_BLOCKED_COUNTRIES', 'blockedCountries must be a list'],

@@ -3,6 +3,7 @@ import type { Plans } from '../accounts/plans.js';
 import { AppError, errors } from '../errors.js';
 import { destinationOf } from './base64-destination.js';
 import { checkBlockedCountries, checkDestination, checkMaxClicks, checkSchedule, checkSlug } from './rules.js';
+import { validationError } from '../http/validation-messages.js';
 
 export interface CreateLinkInput {
   url: unknown;
@@ -83,10 +84,10 @@ export function bulkItemInput(raw: unknown): CreateLinkInput {
   const long = optional(item.long, isString, () => errors.invalidBase64('must be a Base64 string'));
   return {
     url: item.url === undefined || item.url === null ? destinationOf({ long }) : item.url,
-    customSlug: optional(item.customSlug, isString, () => errors.invalidSlug('customSlug must be a string')),
-    expiresAt: optional(item.expiresAt, isString, errors.invalidExpiresAt),
-    maxClicks: optional(item.maxClicks, isNumber, errors.invalidMaxClicks),
-    activeFrom: optional(item.activeFrom, isString, errors.invalidActiveFrom),
+    customSlug: optional(item.customSlug, isString, () => validationError(['customSlug'], { rule: 'type', type: 'string' })),
+    expiresAt: optional(item.expiresAt, isString, () => validationError(['expiresAt'], { rule: 'type', type: 'string' })),
+    maxClicks: optional(item.maxClicks, isNumber, () => validationError(['maxClicks'], { rule: 'type', type: 'integer' })),
+    activeFrom: optional(item.activeFrom, isString, () => validationError(['activeFrom'], { rule: 'type', type: 'string' })),
     blockedCountries: item.blockedCountries ?? undefined,
   };
 }

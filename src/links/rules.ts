@@ -1,4 +1,5 @@
-import { appError, errors } from '../errors.js';
+import { errors } from '../errors.js';
+import { validationError } from '../http/validation-messages.js';
 import type { LinkKey } from './repository.js';
 
 export const MAX_URL_LENGTH = 4096;
@@ -28,10 +29,15 @@ export function checkDestination(raw: unknown, ownHostnames: ReadonlySet<string>
   return url.toString();
 }
 
+/**
+ * The rules below are the link schema's own (src/links/schemas.ts), checked again for inputs that reach the
+ * service without passing that schema (bulk items, MCP tools, CLI imports); they answer in the schema's words, so
+ * one rule reads the same on every surface.
+ */
 export function checkSlug(slug: string): string {
-  if (!SLUG_PATTERN.test(slug)) {
-    throw errors.invalidSlug();
-  }
+  if (slug.length < 3) throw validationError(['customSlug'], { rule: 'minLength', limit: 3 });
+  if (slug.length > 50) throw validationError(['customSlug'], { rule: 'maxLength', limit: 50 });
+  if (!SLUG_PATTERN.test(slug)) throw validationError(['customSlug'], { rule: 'pattern', pattern: '^[a-zA-Z0-9-]+$' });
   return slug;
 }
 
@@ -49,17 +55,15 @@ export function checkBlockedCountries(value: unknown): string[] | null {
 }
 
 export function checkMaxClicks(value: number): number {
-  if (!Number.isInteger(value) || value < 1 || value > MAX_CLICKS_CEILING) {
-    throw errors.invalidMaxClicks();
-  }
+  if (typeof value !== 'number' || !Number.isInteger(value)) throw validationError(['maxClicks'], { rule: 'type', type: 'integer' });
+  if (value < 1) throw validationError(['maxClicks'], { rule: 'atLeast', limit: 1 });
+  if (value > MAX_CLICKS_CEILING) throw validationError(['maxClicks'], { rule: 'atMost', limit: MAX_CLICKS_CEILING });
   return value;
 }
 
-function parseInstant(value: string, code: 'INVALID_EXPIRES_AT' | 'INVALID_ACTIVE_FROM'): number {
+function parseInstant(value: string, field: 'expiresAt' | 'activeFrom'): number {
   const ms = Date.parse(value);
-  if (!/^\d{4}-\d{2}-\d{2}T/.test(value) || Number.isNaN(ms)) {
-    throw appError(code);
-  }
+  if (!/^\d{4}-\d{2}-\d{2}T/.test(value) || Number.isNaN(ms)) throw validationError([field], { rule: 'format', format: 'date-time' });
   return ms;
 }
 
@@ -72,8 +76,8 @@ export function checkSchedule(
   changed: { expiresAt: boolean; activeFrom: boolean },
   now: Date,
 ): { expiresAt: string | null; activeFrom: string | null } {
-  const expires = times.expiresAt === null ? null : parseInstant(times.expiresAt, 'INVALID_EXPIRES_AT');
-  const active = times.activeFrom === null ? null : parseInstant(times.activeFrom, 'INVALID_ACTIVE_FROM');
+  const expires = times.expiresAt === null ? null : parseInstant(times.expiresAt, 'expiresAt');
+  const active = times.activeFrom === null ? null : parseInstant(times.activeFrom, 'activeFrom');
   if (changed.expiresAt && expires !== null && expires <= now.getTime()) {
     throw errors.expiresAtInPast();
   }

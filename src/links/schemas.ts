@@ -101,5 +101,7 @@ export const UpdateLinkBody = Type.Object(
     activeFrom: Type.Optional(Nullable(DateTime('New activation time; null removes it'))),
     blockedCountries: Type.Optional(Nullable(BlockedCountries)),
   },
-  { minProperties: 1 },
+  // Unknown fields are dropped (as MCP's schema drops them), so an update naming none of these changes nothing
+  // and is refused like an empty one, rather than answering 200 for a typo.
+  { minProperties: 1, additionalProperties: false },
 );

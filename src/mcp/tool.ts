@@ -83,12 +83,31 @@ function ruleOf(issue: z.ZodIssue): BrokenRule {
   }
 }
 
+/** The zod schema at `path` below `schema`, through optional, nullable, array and object wrappers. */
+function schemaAt(schema: z.ZodTypeAny, path: readonly (string | number)[]): z.ZodTypeAny | undefined {
+  let current: z.ZodTypeAny | undefined = schema;
+  const unwrap = (t: z.ZodTypeAny): z.ZodTypeAny =>
+    t instanceof z.ZodOptional || t instanceof z.ZodNullable ? unwrap(t.unwrap()) : t instanceof z.ZodDefault ? unwrap(t.removeDefault()) : t;
+  for (const step of path) {
+    if (!current) return undefined;
+    current = unwrap(current);
+    if (current instanceof z.ZodObject && typeof step === 'string') current = (current.shape as z.ZodRawShape)[step];
+    else if (current instanceof z.ZodArray && typeof step === 'number') current = current.element as z.ZodTypeAny;
+    else return undefined;
+  }
+  return current && unwrap(current);
+}
+
 /** The tool's arguments, parsed by its schema; a bad one is the AppError REST gives for that field. */
 function checkArguments(schema: z.ZodObject<z.ZodRawShape>, args: unknown): Record<string, unknown> {
   const parsed = schema.safeParse(args ?? {});
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
-  throw validationError(issue.path, ruleOf(issue), 'The arguments');
+  let broken = ruleOf(issue);
+  // zod checks "is a number" before "is whole"; REST's schema says integer in one go, and so does this answer.
+  const target = schemaAt(schema, issue.path);
+  if (broken.rule === 'type' && broken.type === 'number' && target instanceof z.ZodNumber && target.isInt) broken = { rule: 'type', type: 'integer' };
+  throw validationError(issue.path, broken, 'The arguments');
 }
 
 /**

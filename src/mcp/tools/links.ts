@@ -82,7 +82,8 @@ export const linkTools = [
             url: z.string().describe('Destination URL'),
             slug: z.string().optional().describe('Custom slug'),
             expiresAt: z.string().optional().describe('ISO 8601 expiry'),
-            maxClicks: z.number().int().min(1).optional(),
+            // Checked per item by the link rules, as REST's bulk does: one bad item fails alone (spec 2.6).
+            maxClicks: z.number().optional().describe('Clicks before the link stops redirecting, a whole number of at least 1'),
           }),
         )
         .min(1)
