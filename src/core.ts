@@ -24,6 +24,8 @@ import { RedisCounterStore } from './usage/redis-counter-store.js';
 import { DatabaseCounterStore } from './usage/repository.js';
 import { UsageService } from './usage/service.js';
 import { WebhookDispatcher } from './webhooks/dispatcher.js';
+import { WebhookOutbox } from './webhooks/outbox.js';
+import { OutboxRelay } from './webhooks/relay.js';
 import { WebhooksRepository } from './webhooks/repository.js';
 import { WebhookSender } from './webhooks/sender.js';
 import { createDns } from './net/dns.js';
@@ -66,6 +68,10 @@ export interface Core {
   usage: UsageService;
   analytics: AnalyticsService;
   webhooks: WebhookService;
+  /** Writes webhook events in their change's transaction (outbox_events). */
+  outbox: WebhookOutbox;
+  /** Turns committed events into deliveries. */
+  relay: OutboxRelay;
   qr: QrService;
   folders: FoldersService;
   trust: TrustService;
@@ -89,7 +95,12 @@ export async function createCore(config: Config, log: FastifyBaseLogger, options
     onWaiting: (message) => log.warn(message),
   });
   const bus = new EventBus();
-  const linksRepo = new LinksRepository(database.db);
+  const present = new LinkPresenter(config.baseUrl);
+  const webhooksRepo = new WebhooksRepository(database.db, database.dialect);
+  const outbox = new WebhookOutbox(webhooksRepo, clock, (l) => present.shortUrl(l), log);
+  // Subscribers known before recovery, so the clicks a crash left behind are announced too.
+  await outbox.start();
+  const linksRepo = new LinksRepository(database.db, outbox);
   const ownHostnames = new Set([new URL(config.baseUrl).hostname.toLowerCase()]);
   const now = () => clock.now().getTime();
   const memoryCounters = new MemoryCounterStore(now);
@@ -99,7 +110,7 @@ export async function createCore(config: Config, log: FastifyBaseLogger, options
   const durableCounters = new DatabaseCounterStore(database.db, now);
   await durableCounters.sweep();
   const usage = new UsageService(config.plans, fastCounters, durableCounters, clock, log);
-  const clicksRepo = new ClicksRepository(database.db, database.dialect);
+  const clicksRepo = new ClicksRepository(database.db, database.dialect, outbox);
   const journalRoot = path.join(config.dataDir, 'journal');
   const geo = GeoIp.open(config.geoipDb);
   const clicks = new ClickRecorder(
@@ -108,19 +119,18 @@ export async function createCore(config: Config, log: FastifyBaseLogger, options
     geo,
     config.plans,
     bus,
+    outbox,
     clock,
     log,
     await clicksRepo.secret('visitor-hash-secret', newSecret),
   );
-  const present = new LinkPresenter(config.baseUrl);
   const dns = createDns(config.dnsResolver);
   const domains = new DomainsService(new DomainsRepository(database.db, database.dialect), config.plans, dns, clock, bus, new Set([...ownHostnames, config.cnameTarget]), config.cnameTarget);
-  const webhooksRepo = new WebhooksRepository(database.db, database.dialect);
   const sender = new WebhookSender(dns, config.webhookAllowPrivate);
   const dispatcher = new WebhookDispatcher(webhooksRepo, sender, clock, config.webhookRetryDelaysMs, log);
-  const webhooks = new WebhookService(webhooksRepo, linksRepo, config.plans, clock, sender, dispatcher, (l) => present.shortUrl(l), config.webhookAllowPrivate, log);
-  // Listening before recovery, so the clicks a crash left behind are announced too.
-  await webhooks.listen(bus);
+  const relay = new OutboxRelay(webhooksRepo, clock, dispatcher, log);
+  outbox.whenCommitted(() => relay.nudge());
+  const webhooks = new WebhookService(webhooksRepo, config.plans, clock, sender, outbox, config.webhookAllowPrivate);
   const safeBrowsing = config.safeBrowsingApiKey ? new SafeBrowsingClient(config.safeBrowsingApiKey, config.safeBrowsingUrl ?? undefined) : null;
   const scanner = new Scanner(new LocalThreatList(config.threatListFile), safeBrowsing);
   const trust = new TrustService(new TrustRepository(database.db), linksRepo, scanner, bus, clock, log);
@@ -132,6 +142,7 @@ export async function createCore(config: Config, log: FastifyBaseLogger, options
     trust.listen();
     await trust.start();
     expiry.start();
+    relay.start();
     dispatcher.start();
   }
   const tags = new TagsService(new TagsRepository(database.db, database.dialect), linksRepo, clock);
@@ -144,7 +155,7 @@ export async function createCore(config: Config, log: FastifyBaseLogger, options
     bus,
     accounts: new AccountsService(new AccountsRepository(database.db), clock, config.plans),
     links: new LinksService(linksRepo, bus, clock, ownHostnames, clicks, usage, config.plans, domains, { tags, views: savedViews, utmTemplates }),
-    redirects: new RedirectService(linksRepo, clicks, bus, clock, geo, trust),
+    redirects: new RedirectService(linksRepo, clicks, bus, clock, geo, trust, log),
     clicks,
     usage,
     expiry,
@@ -152,6 +163,8 @@ export async function createCore(config: Config, log: FastifyBaseLogger, options
     exports: new ExportsService(new ExportsRepository(database.db), analytics, present, clicks, clock),
     folders: new FoldersService(new FoldersRepository(database.db, database.dialect), linksRepo, config.plans, clock),
     webhooks,
+    outbox,
+    relay,
     trust,
     domains,
     tags,
@@ -163,8 +176,10 @@ export async function createCore(config: Config, log: FastifyBaseLogger, options
       expiry.stop();
       await trust.close();
       await clicks.close();
-      await webhooks.close();
+      // Events committed but not yet relayed stay in outbox_events for the next start or another instance.
+      await relay.stop();
       await dispatcher.stop();
+      outbox.stop();
       await redis?.close();
       await database.db.destroy();
     },

@@ -285,7 +285,7 @@ describe.concurrent('CLI while the server runs on the same DATA_DIR', () => {
 const OWNED: [table: keyof Database, column: 'id' | 'account_id' | 'link_id'][] = [
   ['accounts', 'id'], ['api_keys', 'account_id'], ['namespaces', 'account_id'], ['links', 'account_id'], ['clicks', 'account_id'],
   ['click_rollups', 'account_id'], ['click_visitors', 'link_id'], ['account_usage', 'account_id'], ['webhooks', 'account_id'],
-  ['webhook_deliveries', 'account_id'], ['folders', 'account_id'], ['qr_settings', 'account_id'], ['link_scans', 'link_id'],
+  ['webhook_deliveries', 'account_id'], ['outbox_events', 'account_id'], ['folders', 'account_id'], ['qr_settings', 'account_id'], ['link_scans', 'link_id'],
   ['domains', 'account_id'], ['link_tags', 'account_id'], ['utm_templates', 'account_id'], ['saved_views', 'account_id'],
 ];
 
@@ -317,6 +317,7 @@ describe(`users delete removes everything the account owns (in process, ${dialec
     await db.insertInto('utm_templates').values({ id: id('tpl'), account_id: accountId, name: 'T', name_key: 't', utm_source: 'x', utm_medium: null, utm_campaign: null, utm_term: null, utm_content: null, created_at: at }).execute();
     await db.insertInto('saved_views').values({ id: id('view'), account_id: accountId, name: 'V', name_key: 'v', filters: '{}', created_at: at, updated_at: at }).execute();
     await db.insertInto('usage_counters').values({ key: `usage:${accountId}:month:0`, count: 1, expires_at: '2999-01-01T00:00:00.000Z' }).execute();
+    await db.insertInto('outbox_events').values({ id: id('evt'), account_id: accountId, event: 'link.created', body: '{}', created_at: at }).execute();
   }
 
   it('deletes every row of the account in every table and leaves other accounts alone', async () => {
@@ -326,6 +327,8 @@ describe(`users delete removes everything the account owns (in process, ${dialec
     const tied = tables.filter((table) => table.columns.some((c) => c.name === 'account_id' || c.name === 'link_id')).map((table) => table.name);
     expect(new Set(OWNED.map(([table]) => table as string))).toEqual(new Set([...tied, 'accounts']));
 
+    // Events wait in the outbox (not relayed meanwhile), so the account has rows there to delete.
+    await t.core.relay.stop();
     const [victim, survivor] = [await t.createUser('pro'), await t.createUser('pro')];
     const linkIds = new Map<string, string[]>();
     for (const user of [victim, survivor]) {

@@ -13,7 +13,7 @@ export interface DeletedCounts {
 
 /** Tables whose rows belong to an account through their `account_id` (links, keys and prefixes come last). */
 const OWNED_BY_ACCOUNT = [
-  'clicks', 'click_rollups', 'account_usage', 'webhook_deliveries', 'webhooks', 'folders', 'qr_settings', 'domains',
+  'clicks', 'click_rollups', 'account_usage', 'outbox_events', 'webhook_deliveries', 'webhooks', 'folders', 'qr_settings', 'domains',
   'link_tags', 'utm_templates', 'saved_views',
 ] as const satisfies readonly (keyof Database)[];
 

@@ -3,7 +3,8 @@ import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { isTier, type Plans } from '../accounts/plans.js';
 import type { Clock } from '../clock.js';
-import type { EventBus } from '../events/bus.js';
+import type { DomainEvents, EventBus } from '../events/bus.js';
+import type { EventOutbox } from '../events/outbox.js';
 import { cycleOf, decide, type Decision } from '../usage/tracked-clicks.js';
 import type { GeoIp } from './geoip.js';
 import { ClickJournal, type JournalPosition } from './journal.js';
@@ -62,6 +63,8 @@ export class ClickRecorder {
     private readonly geo: GeoIp,
     private readonly plans: Plans,
     private readonly bus: EventBus,
+    /** Which accounts want `link.click` (only theirs are written, in the batch's transaction). */
+    private readonly outbox: Pick<EventOutbox, 'wants'>,
     private readonly clock: Clock,
     private readonly log: FastifyBaseLogger,
     private readonly secret: string,
@@ -194,20 +197,14 @@ export class ClickRecorder {
     if (this.bus.listening('link.click')) for (const v of visits) this.emitClick(v);
   }
 
+  /** For in-process listeners, after the commit; webhooks get theirs from the outbox, written in the commit. */
   private emitClick(v: Visit): void {
-    this.bus.emit('link.click', {
-      linkId: v.linkId,
-      accountId: v.accountId,
-      at: new Date(v.atMs).toISOString(),
-      country: v.country,
-      device: software(v.userAgent).device,
-      referrer: v.referrer,
-      userAgent: v.userAgent,
-    });
+    this.bus.emit('link.click', clickEvent(v));
   }
 
   private async batch(visits: Visit[], checkpoint: ClickBatch['checkpoint']): Promise<ClickBatch> {
-    const batch: ClickBatch = { clicks: [], visitors: [], rollups: [], linkClicks: new Map(), usage: [], checkpoint };
+    const events = visits.filter((v) => this.outbox.wants('link.click', v.accountId)).map(clickEvent);
+    const batch: ClickBatch = { clicks: [], visitors: [], rollups: [], linkClicks: new Map(), usage: [], checkpoint, events };
     const decisions = await this.decisions(visits, batch);
     // Visits that agree on every rolled-up dimension are counted as one group, so the rollups cost one
     // update per group, not seven per visit.
@@ -355,5 +352,15 @@ export class ClickRecorder {
     return visitor;
   }
 }
+
+const clickEvent = (v: Visit): DomainEvents['link.click'] => ({
+  linkId: v.linkId,
+  accountId: v.accountId,
+  at: new Date(v.atMs).toISOString(),
+  country: v.country,
+  device: software(v.userAgent).device,
+  referrer: v.referrer,
+  userAgent: v.userAgent,
+});
 
 export const newSecret = (): string => randomBytes(32).toString('hex');

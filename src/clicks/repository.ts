@@ -1,6 +1,8 @@
 import { sql, type ExpressionBuilder, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { Dialect } from '../db/database.js';
 import type { ClickRollupsTable, ClicksTable, Database } from '../db/schema.js';
+import type { DomainEvents } from '../events/bus.js';
+import type { EventOutbox } from '../events/outbox.js';
 import type { JournalPosition } from './journal.js';
 
 export type ClickRow = Selectable<ClicksTable>;
@@ -16,6 +18,8 @@ export interface ClickBatch {
   linkClicks: Map<string, number>;
   usage: { account_id: string; cycle: string; tracked: number; grace_started_at: string | null }[];
   checkpoint: { journalId: string; position: JournalPosition } | null;
+  /** `link.click` events for the outbox: only visits to accounts with a click webhook. */
+  events: DomainEvents['link.click'][];
 }
 
 export interface AccountClickState {
@@ -96,6 +100,7 @@ export class ClicksRepository {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly dialect: Dialect,
+    private readonly outbox: EventOutbox,
   ) {}
 
   async accountStates(accountIds: string[], cycle: string): Promise<AccountClickState[]> {
@@ -109,8 +114,10 @@ export class ClicksRepository {
     return rows.map((r) => ({ ...r, tracked_clicks: Number(r.tracked_clicks ?? 0), overage_limit_cents: r.overage_limit_cents === null ? null : Number(r.overage_limit_cents) }));
   }
 
+  /** Everything of the batch, its click events and the journal checkpoint, in one transaction. */
   async commit(batch: ClickBatch): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
+      if (batch.events.length > 0) await this.outbox.append(trx, batch.events.map((payload) => ({ event: 'link.click' as const, payload })));
       if (batch.clicks.length > 0) {
         await jsonRows(this.dialect, 'clicks', CLICK_COLUMNS, batch.clicks).execute(trx);
         const kinds = new Set(batch.clicks.map((c) => `${c.grace_cycle === null ? 'v' : 'g'}${c.link_id}`));
@@ -157,6 +164,7 @@ export class ClicksRepository {
           .execute();
       }
     });
+    if (batch.events.length > 0) this.outbox.committed();
   }
 
   async checkpoint(journalId: string): Promise<JournalPosition | null> {

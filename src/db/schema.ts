@@ -179,6 +179,19 @@ export interface WebhookDeliveriesTable {
   finished_at: string | null;
 }
 
+/**
+ * The event outbox: a change's webhook events, written in the change's own transaction. The relay turns each row
+ * into deliveries for the webhooks subscribed when it runs, and deletes it in that same transaction.
+ */
+export interface OutboxEventsTable {
+  id: string;
+  account_id: string;
+  event: string;
+  /** The delivery body, serialised once when the event happened. */
+  body: string;
+  created_at: string;
+}
+
 export interface LinkTagsTable {
   link_id: string;
   account_id: string;
@@ -224,6 +237,7 @@ export interface Database {
   settings: SettingsTable;
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  outbox_events: OutboxEventsTable;
   folders: FoldersTable;
   qr_settings: QrSettingsTable;
   link_scans: LinkScansTable;

@@ -75,6 +75,7 @@ export class LinkCreator {
     }
     const refund = await this.usage.chargeLinks(caller, 1);
     try {
+      // The webhook event was committed with the link (LinksRepository.insert); the bus tells in-process caches.
       const link = await this.insertWithFreshCode(draft, now, null);
       this.bus.emit('link.created', { link });
       return link;

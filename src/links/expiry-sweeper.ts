@@ -8,8 +8,10 @@ import { RecurringFailure } from '../runtime/recurring-failure.js';
 export const EXPIRY_SWEEP_MS = 15_000;
 
 /**
- * Notices links whose expiry time has passed and emits `link.expired` once per link. Marking a link and
- * reading it back is one conditional UPDATE, so with several instances each expiry is still announced once.
+ * Notices links whose expiry time has passed and announces `link.expired` once per link. Marking a link and
+ * reading it back is one conditional UPDATE, committed with the links' outbox events (LinksRepository.markExpired),
+ * so with several instances each expiry is still announced once, and never lost between the mark and the event.
+ * The bus hears of it after the commit, for in-process listeners.
  */
 export class ExpirySweeper {
   private timer: NodeJS.Timeout | null = null;

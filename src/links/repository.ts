@@ -1,5 +1,8 @@
 import { sql, type Kysely, type Selectable, type Updateable } from 'kysely';
 import type { Database, LinksTable } from '../db/schema.js';
+import type { LinkSummary } from '../events/bus.js';
+import { withEvents, type EventOutbox } from '../events/outbox.js';
+import { toLink, type Link } from './link.js';
 
 export type LinkRow = Selectable<LinksTable>;
 export type LinkPatch = Updateable<Pick<LinksTable, 'url' | 'max_clicks' | 'expires_at' | 'active_from' | 'updated_at' | 'expiry_notified' | 'blocked_countries'>>;
@@ -23,26 +26,44 @@ export interface LinkListFilter {
 /** `%text%` for LIKE, with the text's own `%`, `_` and `\` matched literally (ESCAPE '\'). */
 const containsPattern = (text: string): string => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
+/**
+ * The links' SQL. Every change a webhook can hear of (created, updated, deleted, expired, a cap reached) writes its
+ * event into the outbox in the change's own transaction.
+ */
 export class LinksRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly outbox: EventOutbox,
+  ) {}
 
+  /** Inserts the link and its `link.created` event together. */
   async insert(row: LinkRow): Promise<void> {
-    await this.db.insertInto('links').values(row).execute();
+    await withEvents(this.db, this.outbox, async (trx) => {
+      await trx.insertInto('links').values(row).execute();
+      await this.outbox.append(trx, [{ event: 'link.created', payload: { link: toLink(row) } }]);
+    });
   }
 
-  /** Inserts many rows at once; rows whose code or slug is already taken are skipped. Returns the inserted ids. */
+  /**
+   * Inserts many rows at once, with a `link.created` event for each one inserted, in one transaction; rows whose
+   * code or slug is already taken are skipped. Returns the inserted ids.
+   */
   async insertMany(rows: LinkRow[]): Promise<Set<string>> {
-    const inserted = new Set<string>();
-    for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-      const result = await this.db
-        .insertInto('links')
-        .values(rows.slice(i, i + INSERT_CHUNK))
-        .onConflict((oc) => oc.doNothing())
-        .returning('id')
-        .execute();
-      for (const r of result) inserted.add(r.id);
-    }
-    return inserted;
+    if (rows.length === 0) return new Set();
+    return withEvents(this.db, this.outbox, async (trx) => {
+      const inserted = new Set<string>();
+      for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+        const chunk = rows.slice(i, i + INSERT_CHUNK);
+        const result = await trx.insertInto('links').values(chunk).onConflict((oc) => oc.doNothing()).returning('id').execute();
+        const ids = new Set(result.map((r) => r.id));
+        for (const id of ids) inserted.add(id);
+        await this.outbox.append(
+          trx,
+          chunk.filter((r) => ids.has(r.id)).map((r) => ({ event: 'link.created' as const, payload: { link: toLink(r) } })),
+        );
+      }
+      return inserted;
+    });
   }
 
   /** Which of these slugs the namespace already uses. */
@@ -67,15 +88,16 @@ export class LinksRepository {
     ).executeTakeFirst();
   }
 
-  /** Marks links expired by `now` that were not announced yet, and returns them (each exactly once). */
+  /**
+   * Marks links expired by `now` that were not announced yet, with their `link.expired` events, and returns them
+   * (each exactly once).
+   */
   markExpired(now: string): Promise<LinkRow[]> {
-    return this.db
-      .updateTable('links')
-      .set({ expiry_notified: 1 })
-      .where('expires_at', '<=', now)
-      .where('expiry_notified', '=', 0)
-      .returningAll()
-      .execute();
+    return withEvents(this.db, this.outbox, async (trx) => {
+      const rows = await trx.updateTable('links').set({ expiry_notified: 1 }).where('expires_at', '<=', now).where('expiry_notified', '=', 0).returningAll().execute();
+      await this.outbox.append(trx, rows.map((row) => ({ event: 'link.expired' as const, payload: { link: toLink(row) } })));
+      return rows;
+    });
   }
 
   async hasFolder(accountId: string, folderId: string): Promise<boolean> {
@@ -120,37 +142,63 @@ export class LinksRepository {
       .execute();
   }
 
-  async update(id: string, patch: LinkPatch): Promise<LinkRow | undefined> {
-    return this.db.updateTable('links').set(patch).where('id', '=', id).returningAll().executeTakeFirst();
+  /** Changes `previous` and writes its `link.updated` event in one transaction. */
+  async update(previous: Link, patch: LinkPatch): Promise<LinkRow | undefined> {
+    return withEvents(this.db, this.outbox, async (trx) => {
+      const row = await trx.updateTable('links').set(patch).where('id', '=', previous.id).returningAll().executeTakeFirst();
+      if (row) await this.outbox.append(trx, [{ event: 'link.updated', payload: { link: toLink(row), previous } }]);
+      return row;
+    });
   }
 
   /**
-   * Deletes the link and its tags in one transaction. The link goes first: a tagging that holds the link's row
-   * (src/tags) finishes before, and its tag is then deleted here too.
+   * Deletes the link and its tags, with its `link.deleted` event, in one transaction. The link goes first: a
+   * tagging that holds the link's row (src/tags) finishes before, and its tag is then deleted here too.
    */
-  async delete(id: string): Promise<boolean> {
-    return this.db.transaction().execute(async (trx) => {
-      const result = await trx.deleteFrom('links').where('id', '=', id).executeTakeFirst();
-      await trx.deleteFrom('link_tags').where('link_id', '=', id).execute();
-      return Number(result.numDeletedRows) > 0;
+  async delete(link: Link): Promise<boolean> {
+    return withEvents(this.db, this.outbox, async (trx) => {
+      const result = await trx.deleteFrom('links').where('id', '=', link.id).executeTakeFirst();
+      await trx.deleteFrom('link_tags').where('link_id', '=', link.id).execute();
+      const deleted = Number(result.numDeletedRows) > 0;
+      if (deleted) await this.outbox.append(trx, [{ event: 'link.deleted', payload: { link } }]);
+      return deleted;
     });
   }
 
   /**
    * Counts one click on a capped link if, and only if, the cap leaves room. The check and the increment are
-   * one statement, so parallel requests on any number of instances can never exceed the cap.
+   * one statement, so parallel requests on any number of instances can never exceed the cap. The click that
+   * uses up the cap writes `link.limit_reached` in the same transaction, when the account has a webhook for it
+   * (otherwise the statement runs alone, with no transaction around it).
    * Returns the new count, or undefined when the cap was already reached or the link is gone.
    */
-  async claimCappedClick(id: string): Promise<number | undefined> {
-    const row = await this.db
-      .updateTable('links')
-      .set({ clicks: sql`clicks + 1` })
-      .where('id', '=', id)
-      .where('max_clicks', 'is not', null)
-      .where(sql<boolean>`clicks < max_clicks`)
-      .returning('clicks')
-      .executeTakeFirst();
+  async claimCappedClick(link: LinkSummary): Promise<number | undefined> {
+    const claim = (db: Kysely<Database>) =>
+      db
+        .updateTable('links')
+        .set({ clicks: sql`clicks + 1` })
+        .where('id', '=', link.id)
+        .where('max_clicks', 'is not', null)
+        .where(sql<boolean>`clicks < max_clicks`)
+        .returning(['clicks', 'max_clicks'])
+        .executeTakeFirst();
+    if (!this.outbox.wants('link.limit_reached', link.accountId)) return (await claim(this.db))?.clicks;
+    const row = await this.db.transaction().execute(async (trx) => {
+      const claimed = await claim(trx);
+      if (claimed && claimed.max_clicks !== null && Number(claimed.clicks) >= Number(claimed.max_clicks)) {
+        await this.outbox.append(trx, [{ event: 'link.limit_reached', payload: { link } }]);
+      }
+      return claimed;
+    });
+    this.outbox.committed();
     return row?.clicks;
+  }
+
+  /** A visitor was refused by country: nothing changes, so the event is written alone (when a webhook wants it). */
+  async announceGeoBlocked(link: LinkSummary, country: string): Promise<void> {
+    if (!this.outbox.wants('link.geo_blocked', link.accountId)) return;
+    await this.outbox.append(this.db, [{ event: 'link.geo_blocked', payload: { link, country } }]);
+    this.outbox.committed();
   }
 
   /** Adds a batch of uncapped clicks in one transaction (one commit for many redirects). */

@@ -137,16 +137,17 @@ export class LinksService {
     }
     if (Object.keys(patch).length === 0) return previous;
     patch.updated_at = this.clock.now().toISOString();
-    const row = await this.repo.update(previous.id, patch);
+    const row = await this.repo.update(previous, patch);
     if (!row) throw errors.linkNotFound();
     const link = (await this.withTags([toLink(row)]))[0]!;
+    // The webhook event committed with the change (repository); the bus tells this process's caches.
     this.bus.emit('link.updated', { link, previous });
     return link;
   }
 
   async delete(caller: Caller, shortPath: string): Promise<Link> {
     const link = await this.get(caller, shortPath);
-    if (!(await this.repo.delete(link.id))) throw errors.linkNotFound();
+    if (!(await this.repo.delete(link))) throw errors.linkNotFound();
     this.bus.emit('link.deleted', { link });
     return link;
   }

@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import type { ClickRecorder } from '../clicks/recorder.js';
 import type { GeoIp } from '../clicks/geoip.js';
 import { isBot } from '../clicks/user-agent.js';
@@ -78,6 +79,7 @@ export class RedirectService {
     private readonly clock: Clock,
     private readonly geo: GeoIp,
     private readonly trust: UnsafeDestinations,
+    private readonly log: FastifyBaseLogger,
   ) {
     bus.on('link.scanned', ({ link }) => this.invalidate(keysOf(link)));
     // Rare, and it moves many links back to the default host at once: start afresh.
@@ -106,8 +108,9 @@ export class RedirectService {
     if (link.blockedCountries !== null) {
       const country = this.geo.lookup(visitor.ip)?.country;
       if (country && link.blockedCountries.has(country)) {
-        // Announced like a click would be: not for HEAD requests or bots.
-        if (count) this.bus.emit('link.geo_blocked', { link: summaryOf(link), country });
+        // Announced like a click would be: not for HEAD requests or bots. The outbox row is written before the
+        // answer; a failure to write it is logged and never refuses the visitor.
+        if (count) await this.announceGeoBlocked(link, country);
         return { kind: 'geo_blocked' };
       }
     }
@@ -126,7 +129,7 @@ export class RedirectService {
       if (!row) return { kind: 'not_found' };
       return Number(row.clicks) < link.maxClicks! ? { kind: 'redirect', url: link.url } : { kind: 'limit_reached' };
     }
-    const clicks = await this.repo.claimCappedClick(link.id);
+    const clicks = await this.repo.claimCappedClick(summaryOf(link));
     if (clicks === undefined) {
       const row = await this.repo.findById(link.id);
       if (!row) {
@@ -142,6 +145,15 @@ export class RedirectService {
       this.bus.emit('link.limit_reached', { link: summaryOf(link) });
     }
     return { kind: 'redirect', url: link.url };
+  }
+
+  private async announceGeoBlocked(link: CachedLink, country: string): Promise<void> {
+    try {
+      await this.repo.announceGeoBlocked(summaryOf(link), country);
+    } catch (err) {
+      this.log.error({ err, linkId: link.id }, 'could not write a link.geo_blocked event');
+    }
+    this.bus.emit('link.geo_blocked', { link: summaryOf(link), country });
   }
 
   private invalidateAll(): void {

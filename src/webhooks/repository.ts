@@ -65,26 +65,69 @@ export class WebhooksRepository {
     });
   }
 
-  /** Enabled webhooks of these accounts, for matching events to subscribers. */
-  subscribers(accountIds: string[]): Promise<Pick<WebhookRow, 'id' | 'account_id' | 'events'>[]> {
-    if (accountIds.length === 0) return Promise.resolve([]);
-    return this.db.selectFrom('webhooks').select(['id', 'account_id', 'events']).where('account_id', 'in', accountIds).where('enabled', '=', 1).execute();
-  }
-
-  /** Accounts with an enabled webhook for `event`. */
-  async accountsSubscribedTo(event: string): Promise<string[]> {
-    const rows = await this.db
+  /** Account and events of every enabled webhook for any of `events`. */
+  subscribersOf(events: readonly string[]): Promise<Pick<WebhookRow, 'account_id' | 'events'>[]> {
+    return this.db
       .selectFrom('webhooks')
-      .select('account_id')
-      .distinct()
+      .select(['account_id', 'events'])
       .where('enabled', '=', 1)
-      .where('events', 'like', `%${event}%`)
+      .where((w) => w.or(events.map((e) => w('events', 'like', `%${e}%`))))
       .execute();
-    return rows.map((r) => r.account_id);
   }
 
-  async enqueue(rows: NewDelivery[]): Promise<void> {
-    for (let i = 0; i < rows.length; i += 200) await this.db.insertInto('webhook_deliveries').values(rows.slice(i, i + 200)).execute();
+  /**
+   * Moves up to `limit` committed events from the outbox into deliveries, one per event and webhook subscribed
+   * now, in one transaction: the events are deleted as they are fanned out, so an event is relayed once or, if
+   * the transaction does not commit (the instance died), stays for the next relay. On PostgreSQL the rows are
+   * taken with SKIP LOCKED, so instances relaying together split the events; on SQLite the DELETE takes the
+   * write lock first. Answers how many events were taken and how many deliveries they made.
+   */
+  relayEvents(limit: number, now: string, deliveryId: () => string): Promise<{ events: number; deliveries: number }> {
+    return this.db.transaction().execute(async (trx) => {
+      const events = await trx
+        .deleteFrom('outbox_events')
+        .where('id', 'in', (eb) =>
+          eb
+            .selectFrom('outbox_events')
+            .select('id')
+            .orderBy('created_at')
+            .orderBy('id')
+            .limit(limit)
+            .$if(this.dialect === 'postgres', (q) => q.forUpdate().skipLocked()),
+        )
+        .returningAll()
+        .execute();
+      if (events.length === 0) return { events: 0, deliveries: 0 };
+      events.sort((a, b) => (a.created_at === b.created_at ? (a.id < b.id ? -1 : 1) : a.created_at < b.created_at ? -1 : 1));
+      const hooks = await trx
+        .selectFrom('webhooks')
+        .select(['id', 'account_id', 'events'])
+        .where('account_id', 'in', [...new Set(events.map((e) => e.account_id))])
+        .where('enabled', '=', 1)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute();
+      const byAccount = new Map<string, { id: string; events: Set<string> }[]>();
+      for (const h of hooks) {
+        const list = byAccount.get(h.account_id) ?? [];
+        list.push({ id: h.id, events: new Set(h.events.split(',')) });
+        byAccount.set(h.account_id, list);
+      }
+      const rows: NewDelivery[] = [];
+      for (const e of events) {
+        for (const hook of byAccount.get(e.account_id) ?? []) {
+          if (!hook.events.has(e.event)) continue;
+          rows.push({ id: deliveryId(), webhook_id: hook.id, account_id: e.account_id, event: e.event, body: e.body, status: 'pending', next_attempt_at: now, created_at: e.created_at });
+        }
+      }
+      for (let i = 0; i < rows.length; i += 200) await trx.insertInto('webhook_deliveries').values(rows.slice(i, i + 200)).execute();
+      return { events: events.length, deliveries: rows.length };
+    });
+  }
+
+  /** Whether committed events wait for the relay: a cheap read, so an idle relay opens no write transaction. */
+  async eventsWaiting(): Promise<boolean> {
+    return (await this.db.selectFrom('outbox_events').select('id').limit(1).executeTakeFirst()) !== undefined;
   }
 
   /**
@@ -116,6 +159,9 @@ export class WebhooksRepository {
       .where('id', 'in', [...new Set(claimed.map((d) => d.webhook_id))])
       .execute();
     const byId = new Map(hooks.map((h) => [h.id, h]));
+    // A delivery relayed as its webhook was being deleted has nobody to go to: drop it rather than lease it forever.
+    const orphans = claimed.filter((d) => !byId.has(d.webhook_id)).map((d) => d.id);
+    if (orphans.length > 0) await this.db.deleteFrom('webhook_deliveries').where('id', 'in', orphans).execute();
     return claimed.flatMap((d) => {
       const hook = byId.get(d.webhook_id);
       return hook ? [{ ...d, url: hook.url, secret: hook.secret, enabled: Number(hook.enabled) }] : [];

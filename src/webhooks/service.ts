@@ -1,20 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import type { FastifyBaseLogger } from 'fastify';
 import type { Plans } from '../accounts/plans.js';
 import type { Caller } from '../accounts/service.js';
 import type { Clock } from '../clock.js';
 import { AppError, requireChange } from '../errors.js';
-import type { DomainEvents, EventBus, LinkSummary } from '../events/bus.js';
 import { newId } from '../ids.js';
-import { toLink } from '../links/link.js';
-import type { LinksRepository } from '../links/repository.js';
 import { checkWebhookUrl } from './address-guard.js';
-import { deliveryHeaders, type WebhookDispatcher } from './dispatcher.js';
+import { deliveryHeaders } from './dispatcher.js';
 import { checkEvents, type WebhookEvent } from './events.js';
-import { clickData, deliveryBody, eventData, type ShortUrlOf } from './payloads.js';
-import type { DeliveryRow, NewDelivery, WebhookRow, WebhooksRepository } from './repository.js';
+import { deliveryBody } from './payloads.js';
+import type { DeliveryRow, WebhookRow, WebhooksRepository } from './repository.js';
 import type { WebhookSender } from './sender.js';
-import { RecurringFailure } from '../runtime/recurring-failure.js';
 
 export interface Webhook {
   id: string;
@@ -101,59 +96,25 @@ function checkSecret(value: unknown): string {
   return value;
 }
 
-type Queued = { [E in WebhookEvent]: { event: E; payload: DomainEvents[E]; accountId: string; at: string } }[WebhookEvent];
-
-const CLICK_SUBSCRIBERS_REFRESH_MS = 2_000;
-
-const accountOf = (event: Queued): string => event.accountId;
+/** What the service needs of the outbox writer: fresh subscribers after a change made here. */
+export interface SubscriberCache {
+  refresh(): Promise<void>;
+}
 
 /**
- * Webhooks: the rules of subscribing (events, URLs, duplicates, the plan's limit), and the bridge from domain
- * events to the outbox. Events of one event-loop turn are matched against subscribers with one query and
- * written to the outbox with one insert; the dispatcher delivers from there.
+ * Webhooks: the rules of subscribing (events, URLs, duplicates, the plan's limit), the test delivery and the
+ * delivery log. Events reach webhooks through the outbox (outbox.ts writes them in each change's transaction,
+ * relay.ts fans them out into deliveries, dispatcher.ts sends them).
  */
 export class WebhookService {
-  private queued: Queued[] = [];
-  private draining: Promise<void> = Promise.resolve();
-  private scheduled = false;
-  /**
-   * Accounts with a webhook for link.click: clicks of other accounts are dropped at once, so a busy redirect
-   * costs nothing here. Reloaded every CLICK_SUBSCRIBERS_REFRESH_MS (changes made through another instance) and
-   * right after every change made through this one.
-   */
-  private clickAccounts = new Set<string>();
-  private refreshTimer: NodeJS.Timeout | null = null;
-  private readonly refreshFailures: RecurringFailure;
-
   constructor(
     private readonly repo: WebhooksRepository,
-    private readonly links: LinksRepository,
     private readonly plans: Plans,
     private readonly clock: Clock,
     private readonly sender: WebhookSender,
-    private readonly dispatcher: WebhookDispatcher,
-    private readonly shortUrl: ShortUrlOf,
+    private readonly subscribers: SubscriberCache,
     private readonly allowPrivate: boolean,
-    private readonly log: FastifyBaseLogger,
-  ) {
-    this.refreshFailures = new RecurringFailure(log, 'reloading the click subscribers');
-  }
-
-  /** Subscribes to every webhook event on the bus. */
-  async listen(bus: EventBus): Promise<void> {
-    await this.refreshClickAccounts();
-    this.refreshTimer = setInterval(() => void this.refreshAgain(), CLICK_SUBSCRIBERS_REFRESH_MS);
-    this.refreshTimer.unref();
-    const at = () => this.clock.now().toISOString();
-    bus.on('link.click', (payload) => {
-      if (this.clickAccounts.has(payload.accountId)) this.queue({ event: 'link.click', payload, accountId: payload.accountId, at: payload.at });
-    });
-    for (const event of ['link.created', 'link.updated', 'link.deleted', 'link.expired'] as const) {
-      bus.on(event, (payload) => this.queue({ event, payload, accountId: payload.link.accountId, at: at() } as Queued));
-    }
-    bus.on('link.limit_reached', (payload) => this.queue({ event: 'link.limit_reached', payload, accountId: payload.link.accountId, at: at() }));
-    bus.on('link.geo_blocked', (payload) => this.queue({ event: 'link.geo_blocked', payload, accountId: payload.link.accountId, at: at() }));
-  }
+  ) {}
 
   async list(caller: Caller): Promise<{ webhooks: Webhook[]; limit: number | null }> {
     return { webhooks: (await this.repo.list(caller.accountId)).map(toWebhook), limit: this.plans[caller.tier].webhooks };
@@ -187,7 +148,7 @@ export class WebhookService {
       last_status: null,
     };
     await this.repo.insert(row);
-    await this.refreshClickAccounts();
+    await this.subscribers.refresh();
     return { ...toWebhook(row), secret };
   }
 
@@ -204,14 +165,14 @@ export class WebhookService {
     if ((url !== current.url || events !== current.events) && (await this.repo.hasDuplicate(caller.accountId, url, events, id))) throw duplicate();
     const row = await this.repo.update(id, { url, events, name, enabled });
     if (!row) throw notFound();
-    await this.refreshClickAccounts();
+    await this.subscribers.refresh();
     return toWebhook(row);
   }
 
   async delete(caller: Caller, id: string): Promise<void> {
     await this.owned(caller, id);
     if (!(await this.repo.delete(id))) throw notFound();
-    await this.refreshClickAccounts();
+    await this.subscribers.refresh();
   }
 
   /** Sends a signed `webhook.test` delivery now (not through the outbox) and reports how it went. */
@@ -230,99 +191,10 @@ export class WebhookService {
     return { deliveries: (await this.repo.deliveries(id, page.limit, page.offset)).map(toDelivery), ...page };
   }
 
-  /** Resolves once every event seen so far is in the outbox. */
-  async close(): Promise<void> {
-    if (this.refreshTimer) clearInterval(this.refreshTimer);
-    await this.settle();
-  }
-
-  async settle(): Promise<void> {
-    await this.draining;
-    if (this.queued.length > 0) await this.drain();
-  }
-
   private async owned(caller: Caller, id: string): Promise<WebhookRow> {
     const row = await this.repo.find(caller.accountId, id);
     if (!row) throw notFound();
     return row;
-  }
-
-  private async refreshAgain(): Promise<void> {
-    try {
-      await this.refreshClickAccounts();
-      this.refreshFailures.succeeded();
-    } catch (err) {
-      this.refreshFailures.failed(err);
-    }
-  }
-
-  private async refreshClickAccounts(): Promise<void> {
-    this.clickAccounts = new Set(await this.repo.accountsSubscribedTo('link.click'));
-  }
-
-  private queue(event: Queued): void {
-    this.queued.push(event);
-    if (this.scheduled) return;
-    this.scheduled = true;
-    setImmediate(() => void this.drain());
-  }
-
-  private drain(): Promise<void> {
-    this.scheduled = false;
-    this.draining = this.draining.then(async () => {
-      const events = this.queued;
-      this.queued = [];
-      if (events.length === 0) return;
-      try {
-        const rows = await this.deliveriesFor(events);
-        if (rows.length === 0) return;
-        await this.repo.enqueue(rows);
-        this.dispatcher.nudge();
-      } catch (error) {
-        this.log.error({ err: error, events: events.length }, 'could not queue webhook deliveries');
-      }
-    });
-    return this.draining;
-  }
-
-  private async deliveriesFor(events: Queued[]): Promise<NewDelivery[]> {
-    const subscribers = await this.repo.subscribers([...new Set(events.map(accountOf))]);
-    if (subscribers.length === 0) return [];
-    const byAccount = new Map<string, { id: string; events: Set<string> }[]>();
-    for (const s of subscribers) {
-      const list = byAccount.get(s.account_id) ?? [];
-      list.push({ id: s.id, events: new Set(s.events.split(',')) });
-      byAccount.set(s.account_id, list);
-    }
-    const wanted = events.filter((e) => byAccount.get(e.accountId)?.some((s) => s.events.has(e.event)));
-    const clickLinks = await this.linksOf(wanted.flatMap((e) => (e.event === 'link.click' ? [e.payload.linkId] : [])));
-    const now = this.clock.now().toISOString();
-    const rows: NewDelivery[] = [];
-    for (const e of wanted) {
-      let data: Record<string, unknown>;
-      if (e.event === 'link.click') {
-        const link = clickLinks.get(e.payload.linkId);
-        if (!link) continue; // deleted since the click
-        data = clickData(e.payload, link, this.shortUrl);
-      } else {
-        data = eventData(e.event, e.payload as never, this.shortUrl);
-      }
-      const body = deliveryBody(e.event, e.at, data);
-      for (const s of byAccount.get(e.accountId)!) {
-        if (!s.events.has(e.event)) continue;
-        rows.push({ id: newId('dlv'), webhook_id: s.id, account_id: e.accountId, event: e.event, body, status: 'pending', next_attempt_at: now, created_at: now });
-      }
-    }
-    return rows;
-  }
-
-  private async linksOf(ids: string[]): Promise<Map<string, LinkSummary>> {
-    const found = new Map<string, LinkSummary>();
-    for (const id of new Set(ids)) {
-      const row = await this.links.findById(id);
-      if (row) found.set(id, toLink(row));
-    }
-    return found;
   }
 }
 

@@ -7,6 +7,7 @@ import { webhooks } from './0005-webhooks.js';
 import { foldersQrTrust } from './0006-folders-qr-trust.js';
 import { domains } from './0007-domains.js';
 import { tagsTemplatesViews } from './0008-tags-templates-views.js';
+import { outboxEvents } from './0009-outbox-events.js';
 
 /** One ordered migration set for SQLite and PostgreSQL alike; names sort in the order they apply. */
 export const migrations: Record<string, Migration> = {
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   '0006-folders-qr-trust': foldersQrTrust,
   '0007-domains': domains,
   '0008-tags-templates-views': tagsTemplatesViews,
+  '0009-outbox-events': outboxEvents,
 };
