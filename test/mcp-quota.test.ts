@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { dialectName, useTestApp } from './helpers/app.js';
 import { LINKS_A } from './helpers/links.js';
@@ -39,5 +40,26 @@ describe(`MCP tool calls are charged like REST calls (${dialectName})`, () => {
     const mcpOver = await rpc(t, pro.apiKey, shorten(3, 'https://example.com/e'));
     expect(mcpOver.statusCode).toBe(429);
     expect(await links()).toBe(3);
+  });
+});
+
+/** A failure the service did not foresee answers REST's 500 body on MCP too, never the database's own words. */
+describe(`MCP tool calls that fail unexpectedly (${dialectName})`, () => {
+  const t = useTestApp();
+  const pro = t.user('pro');
+
+  it('answer INTERNAL_ERROR "Internal server error" on REST and MCP alike, with no database text', async () => {
+    // A table goes missing under the app: its queries now fail in the database's words.
+    await sql`DROP TABLE utm_templates`.execute(t.core.database.db);
+    const rest = await t.as(pro, { method: 'GET', url: '/api/v1/utm-templates' });
+    expect(rest.statusCode).toBe(500);
+    expect(rest.json()).toEqual({ error: true, code: 'INTERNAL_ERROR', message: 'Internal server error' });
+    const call = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_utm_templates', arguments: {} } };
+    const mcp = await rpc(t, pro.apiKey, call);
+    expect(mcp.statusCode).toBe(200);
+    const result = (mcp.json() as { result: { isError: boolean; content: Array<{ text: string }> } }).result;
+    expect(result.isError).toBe(true);
+    expect(JSON.parse(result.content[0]!.text)).toEqual({ error: true, code: 'INTERNAL_ERROR', message: 'Internal server error' });
+    expect(mcp.body).not.toMatch(/utm_templates|no such table|does not exist/i);
   });
 });

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { AppError, errors, type ErrorCode } from '../errors.js';
 import { validationError, type BrokenRule, type FieldPath } from './validation-messages.js';
+import { settle } from '../access/policy.js';
 
 type ValidationIssue = NonNullable<FastifyError['validation']>[number];
 
@@ -103,7 +104,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
     const appError = toAppError(error);
     if (appError.status >= 500) request.log.error({ err: error }, 'request failed');
     // A request refused for a limit (the daily link limit, checked after the request was counted) costs nothing.
-    if (appError.status === 429) await request.refundUsage?.();
+    await settle(appError, request.refundUsage ? { refund: request.refundUsage } : null);
     reply.headers(appError.headers);
     // Description B's only documented error body is its rate-limit one: {error: <text>, code}.
     if (appError.status === 429 && request.routeOptions.config?.surface === 'B') {

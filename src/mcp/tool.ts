@@ -5,7 +5,8 @@ import { settle, tierRefusal, type Admission, type Policy } from '../access/poli
 import type { RequestId } from './admission.js';
 import type { Caller } from '../accounts/service.js';
 import type { Core } from '../core.js';
-import { AppError } from '../errors.js';
+import type { FastifyBaseLogger } from 'fastify';
+import { AppError, errors } from '../errors.js';
 import { validationError, type BrokenRule } from '../http/validation-messages.js';
 
 
@@ -14,6 +15,8 @@ export interface ToolContext {
   caller: Caller;
   /** The charge of each call of this POST, by JSON-RPC id (src/mcp/admission.ts). */
   admissions?: ReadonlyMap<RequestId, Admission>;
+  /** Where a tool's unexpected failure is logged (the request's logger). */
+  log?: FastifyBaseLogger;
 }
 
 export interface ToolSpec<S extends z.ZodRawShape> {
@@ -135,7 +138,10 @@ export function register(server: McpServer, spec: ToolSpec<z.ZodRawShape>, conte
     } catch (error) {
       await settle(error, admission);
       if (error instanceof AppError) return text({ error: true, code: error.code, message: error.message }, true);
-      throw error;
+      // A database's or a library's own words never reach a client: the log keeps them, the caller gets REST's 500.
+      context.log?.error({ err: error, tool: spec.name }, 'tool call failed');
+      const internal = errors.internalError();
+      return text({ error: true, code: internal.code, message: internal.message }, true);
     }
   }) as never);
 }
