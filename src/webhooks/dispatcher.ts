@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.js';
 import type { AttemptOutcome, DeliveryRow, WebhooksRepository } from './repository.js';
 import type { WebhookSender } from './sender.js';
-import { RecurringFailure } from '../runtime/recurring-failure.js';
+import { PollingLoop } from '../runtime/polling-loop.js';
 
 export const signBody = (secret: string, body: string): string => createHmac('sha256', secret).update(body, 'utf8').digest('hex');
 
@@ -26,11 +26,7 @@ const IDLE_POLL_MS = 1_000;
  * needs is in the database, so pending deliveries and scheduled retries carry on after a restart.
  */
 export class WebhookDispatcher {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
-  private stopped = true;
-  private again = false;
-  private readonly failures: RecurringFailure;
+  private readonly loop: PollingLoop;
 
   constructor(
     private readonly repo: WebhooksRepository,
@@ -39,58 +35,30 @@ export class WebhookDispatcher {
     private readonly retryDelaysMs: readonly number[],
     private readonly log: FastifyBaseLogger,
   ) {
-    this.failures = new RecurringFailure(log, 'the webhook delivery round');
+    this.loop = new PollingLoop(() => this.round(), log, 'the webhook delivery round', IDLE_POLL_MS);
   }
 
   start(): void {
-    this.stopped = false;
-    this.nudge();
+    this.loop.start();
   }
 
   /** New deliveries were queued: look now rather than at the next poll. */
   nudge(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.schedule(0);
+    this.loop.nudge();
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    await this.running;
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
-  private schedule(ms: number): void {
-    if (this.stopped) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.running = this.round().finally(() => (this.running = null));
-    }, ms);
-    this.timer.unref();
-  }
-
-  private async round(): Promise<void> {
-    let wait = IDLE_POLL_MS;
-    try {
-      this.again = false;
-      const now = this.clock.now();
-      const due = await this.repo.claimDue(now.toISOString(), new Date(now.getTime() + LEASE_MS).toISOString(), BATCH);
-      await Promise.all(due.map((d) => this.attempt(d)));
-      if (due.length === BATCH || this.again) wait = 0;
-      else {
-        const next = await this.repo.nextDue();
-        if (next !== null) wait = Math.min(IDLE_POLL_MS, Math.max(10, Date.parse(next) - this.clock.now().getTime()));
-      }
-      this.failures.succeeded();
-    } catch (error) {
-      this.failures.failed(error);
-    }
-    this.schedule(wait);
+  /** Sends what is due; answers how long until the next round (at once while a full batch came back). */
+  private async round(): Promise<number> {
+    const now = this.clock.now();
+    const due = await this.repo.claimDue(now.toISOString(), new Date(now.getTime() + LEASE_MS).toISOString(), BATCH);
+    await Promise.all(due.map((d) => this.attempt(d)));
+    if (due.length === BATCH) return 0;
+    const next = await this.repo.nextDue();
+    return next === null ? IDLE_POLL_MS : Math.min(IDLE_POLL_MS, Math.max(10, Date.parse(next) - this.clock.now().getTime()));
   }
 
   private async attempt(delivery: DeliveryRow & { url: string; secret: string; enabled: number }): Promise<void> {

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.js';
 import { newId } from '../ids.js';
-import { RecurringFailure } from '../runtime/recurring-failure.js';
+import { PollingLoop } from '../runtime/polling-loop.js';
 import type { WebhooksRepository } from './repository.js';
 
 const BATCH = 500;
@@ -14,11 +14,7 @@ const IDLE_POLL_MS = 1_000;
  * subscribed when it is relayed and deleted in the same transaction, so any number of instances relay it once.
  */
 export class OutboxRelay {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
-  private stopped = true;
-  private again = false;
-  private readonly failures: RecurringFailure;
+  private readonly loop: PollingLoop;
 
   constructor(
     private readonly repo: WebhooksRepository,
@@ -27,30 +23,21 @@ export class OutboxRelay {
     private readonly delivered: { nudge(): void },
     log: FastifyBaseLogger,
   ) {
-    this.failures = new RecurringFailure(log, 'relaying webhook events');
+    this.loop = new PollingLoop(async () => (await this.relayNow(), IDLE_POLL_MS), log, 'relaying webhook events', IDLE_POLL_MS);
   }
 
   start(): void {
-    this.stopped = false;
-    this.nudge();
+    this.loop.start();
   }
 
   /** Events were committed: relay now. */
   nudge(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.schedule(0);
+    this.loop.nudge();
   }
 
   /** Waits for a relay in progress; what is left stays in the outbox for the next start (or another instance). */
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    await this.running;
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   /** Relays everything committed so far (tests and the CLI's callers use it); answers how many events it took. */
@@ -63,26 +50,5 @@ export class OutboxRelay {
       if (deliveries > 0) this.delivered.nudge();
       if (events < BATCH) return total;
     }
-  }
-
-  private schedule(ms: number): void {
-    if (this.stopped) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.running = this.round().finally(() => (this.running = null));
-    }, ms);
-    this.timer.unref();
-  }
-
-  private async round(): Promise<void> {
-    this.again = false;
-    try {
-      await this.relayNow();
-      this.failures.succeeded();
-    } catch (error) {
-      this.failures.failed(error);
-    }
-    this.schedule(this.again ? 0 : IDLE_POLL_MS);
   }
 }
