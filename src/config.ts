@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { loadPlans, type Plans } from './accounts/plans.js';
 import { validateThreatList } from './trust/local-list.js';
+import { normalHostname } from './net/hostname.js';
 
 export type RedirectStatus = 301 | 302 | 303 | 307 | 308;
 
@@ -144,7 +145,7 @@ function threatListFile(env: Env): string | null {
 function cnameTarget(env: Env, baseUrl: string): string {
   const raw = env.CNAME_TARGET;
   if (raw === undefined || raw === '') return new URL(baseUrl).hostname;
-  const host = raw.trim().toLowerCase().replace(/\.$/, '');
+  const host = normalHostname(raw);
   if (!/^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/.test(host)) {
     throw new ConfigError('CNAME_TARGET', `expected a hostname such as custom.snip.example, got "${raw}"`);
   }

@@ -1,5 +1,6 @@
 import ipaddr from 'ipaddr.js';
 import { errors } from '../errors.js';
+import { normalHostname } from '../net/hostname.js';
 
 const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 const TLD = /^(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/;
@@ -11,12 +12,12 @@ const reserved = errors.reservedDomain;
 
 /** A hostname as typed (any case, trailing dot) in its one stored spelling, or INVALID_DOMAIN / RESERVED_DOMAIN. */
 /** The one stored spelling of a hostname as typed: lower case, no surrounding space or trailing dot. */
-export const normalHost = (raw: string): string => raw.trim().toLowerCase().replace(/\.$/, '');
+export const normalHost = normalHostname;
 
 export function checkDomain(raw: unknown, ownHosts: ReadonlySet<string>): string {
   if (raw === undefined || raw === null || raw === '') throw errors.missingDomain();
   if (typeof raw !== 'string') throw invalidDomain('a hostname such as links.example.com is expected');
-  const host = raw.trim().toLowerCase().replace(/\.$/, '');
+  const host = normalHostname(raw);
   const bare = host.replace(/^\[|\]$/g, '');
   if (ipaddr.isValid(bare)) throw reserved('IP addresses cannot be custom domains');
   // Reserved names first: `localhost` is a reserved name, not a malformed one.

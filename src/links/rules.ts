@@ -1,6 +1,7 @@
 import { errors } from '../errors.js';
 import { validationError } from '../http/validation-messages.js';
 import type { LinkKey } from './repository.js';
+import { normalHostname } from '../net/hostname.js';
 
 export const MAX_URL_LENGTH = 4096;
 export const CODE_PATTERN = /^[A-Za-z0-9]{6}$/;
@@ -25,7 +26,7 @@ export function checkDestination(raw: unknown, ownHostnames: ReadonlySet<string>
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw errors.invalidUrl('only http and https URLs can be shortened');
   if (!url.hostname) throw errors.invalidUrl('the URL has no host');
   // `snip.test.` names the same host as `snip.test`; a trailing dot must not get past the loop check.
-  if (ownHostnames.has(url.hostname.toLowerCase().replace(/\.$/, ''))) throw errors.invalidUrl('a short link cannot point at this service');
+  if (ownHostnames.has(normalHostname(url.hostname))) throw errors.invalidUrl('a short link cannot point at this service');
   return url.toString();
 }
 

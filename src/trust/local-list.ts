@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { assetPath } from '../runtime/package-root.js';
 import { SEVERE, type Finding } from './verdict.js';
+import { normalHostname } from '../net/hostname.js';
 
 const UNRESERVED = /[A-Za-z0-9\-._~]/;
 
@@ -57,7 +58,7 @@ export class LocalThreatList {
   }
 
   check(url: URL): Finding[] {
-    const host = url.hostname.toLowerCase().replace(/\.$/, '');
+    const host = normalHostname(url.hostname);
     const target = canonicalPath(url.pathname + url.search);
     return this.entries
       .filter((e) => (e.pathPrefix === null ? host === e.host || host.endsWith(`.${e.host}`) : host === e.host && below(target, e.pathPrefix)))

@@ -1,6 +1,7 @@
 import { domainToASCII } from 'node:url';
 import { AppError, errors } from '../errors.js';
 import { checkTag } from '../tags/rules.js';
+import { normalHostname } from '../net/hostname.js';
 
 /**
  * A link-list filter, as a saved view keeps it and as the link list applies it. Every key is optional; given keys
@@ -29,7 +30,7 @@ export function checkSearch(value: string): string | undefined {
 
 /** A domain filter in the stored spelling of domains (lower case, ASCII, no trailing dot). */
 export function checkDomainFilter(value: string): string {
-  const ascii = domainToASCII(value.trim().replace(/\.$/, ''));
+  const ascii = domainToASCII(normalHostname(value));
   if (ascii === '' || ascii.length > 253) throw new AppError('INVALID_DOMAIN', 'domain must be a hostname such as links.example.com');
   return ascii;
 }
