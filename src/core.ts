@@ -47,6 +47,7 @@ import { SavedViewsRepository } from './views/repository.js';
 import { SavedViewsService } from './views/service.js';
 import { ExportsRepository } from './exports/repository.js';
 import { ExportsService } from './exports/service.js';
+import { Lifecycle } from './runtime/lifecycle.js';
 
 export interface CoreOptions {
   clock?: Clock;
@@ -138,13 +139,13 @@ export async function createCore(config: Config, log: FastifyBaseLogger, options
   const expiry = new ExpirySweeper(linksRepo, bus, clock, log);
   // The background work belongs to the server: a short-lived CLI process leaves it to the server, which picks
   // up what the CLI did (outbox rows, links owed a scan) from the database.
-  if (options.background !== false) {
-    trust.listen();
-    await trust.start();
-    expiry.start();
-    relay.start();
-    dispatcher.start();
-  }
+  const background = new Lifecycle([
+    { name: 'trust scans', start: async () => (trust.listen(), await trust.start()), stop: () => trust.close() },
+    { name: 'expiry sweeps', start: () => expiry.start(), stop: () => expiry.stop() },
+    { name: 'outbox relay', start: () => relay.start(), stop: () => relay.stop() },
+    { name: 'webhook deliveries', start: () => dispatcher.start(), stop: () => dispatcher.stop() },
+  ]);
+  if (options.background !== false) await background.start();
   const tags = new TagsService(new TagsRepository(database.db, database.dialect), linksRepo, clock);
   const utmTemplates = new UtmTemplatesService(new UtmTemplatesRepository(database.db), clock);
   const savedViews = new SavedViewsService(new SavedViewsRepository(database.db), linksRepo, clock);
@@ -173,12 +174,9 @@ export async function createCore(config: Config, log: FastifyBaseLogger, options
     qr: new QrService(new QrSettingsRepository(database.db), linksRepo, present, clock),
     present,
     async close() {
-      expiry.stop();
-      await trust.close();
-      await clicks.close();
       // Events committed but not yet relayed stay in outbox_events for the next start or another instance.
-      await relay.stop();
-      await dispatcher.stop();
+      await background.stop();
+      await clicks.close();
       outbox.stop();
       await redis?.close();
       await database.db.destroy();
