@@ -1,17 +1,19 @@
-import { hash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
-import { isTier, type Plans } from '../accounts/plans.js';
+import type { Plans } from '../accounts/plans.js';
 import type { Clock } from '../clock.js';
 import type { DomainEvents, EventBus } from '../events/bus.js';
 import type { EventOutbox } from '../events/outbox.js';
-import { cycleOf, decide, type Decision } from '../usage/tracked-clicks.js';
 import type { GeoIp } from './geoip.js';
 import { ClickJournal, type JournalPosition } from './journal.js';
-import { KEPT_CLICKS_PER_LINK, type ClickBatch, type ClicksRepository, type RollupRow } from './repository.js';
-import { referrerHost, software, type Software } from './user-agent.js';
+import type { AccountClickState, ClickBatch, ClicksRepository } from './repository.js';
+import { referrerHost, software } from './user-agent.js';
 import type { Visit } from './visit.js';
 import { RecurringFailure } from '../runtime/recurring-failure.js';
+import { accountsByCycle, judgeAllowance } from './allowance.js';
+import { buildClickBatch } from './click-batch.js';
+import { VisitorHasher } from './visitor-hash.js';
 
 /** What the redirect hands over for a counted visit. */
 export interface CapturedVisit {
@@ -25,14 +27,6 @@ export interface CapturedVisit {
 
 /** How long visits gather before one transaction commits them. */
 export const CLICK_FLUSH_MS = 20;
-
-let lastDay = { index: -1, text: '' };
-/** `YYYY-MM-DD` in UTC; remembered, since a batch's visits nearly always share one day. */
-function dayOf(ms: number): string {
-  const index = Math.floor(ms / 86_400_000);
-  if (index !== lastDay.index) lastDay = { index, text: new Date(ms).toISOString().slice(0, 10) };
-  return lastDay.text;
-}
 
 /**
  * Records clicks without slowing the redirect and without losing one: `record` writes the visit to the journal
@@ -50,10 +44,8 @@ export class ClickRecorder {
   private lastPosition: JournalPosition | null = null;
   private scheduled = false;
   private flushing: Promise<void> = Promise.resolve();
-  private salt: { day: string; value: string } = { day: '', value: '' };
   private sequence = 0;
-  /** Today's visitor hashes of recent visitors (the hash runs on the redirect path). */
-  private readonly visitors = new Map<string, string>();
+  private readonly visitors: VisitorHasher;
   /** Whether the last commit failed (its visits wait for the next try). */
   private readonly commitFailures: RecurringFailure;
 
@@ -70,6 +62,7 @@ export class ClickRecorder {
     private readonly secret: string,
   ) {
     this.commitFailures = new RecurringFailure(log, 'committing clicks');
+    this.visitors = new VisitorHasher(secret);
   }
 
   /**
@@ -84,7 +77,7 @@ export class ClickRecorder {
       linkId: captured.linkId,
       accountId: captured.accountId,
       atMs,
-      visitor: this.visitorHash(captured.ip, captured.userAgent, atMs),
+      visitor: this.visitors.of(captured.ip, captured.userAgent, atMs),
       country: place?.country ?? null,
       region: place?.region ?? null,
       city: place?.city ?? null,
@@ -204,153 +197,15 @@ export class ClickRecorder {
 
   private async batch(visits: Visit[], checkpoint: ClickBatch['checkpoint']): Promise<ClickBatch> {
     const events = visits.filter((v) => this.outbox.wants('link.click', v.accountId)).map(clickEvent);
-    const batch: ClickBatch = { clicks: [], visitors: [], rollups: [], linkClicks: new Map(), usage: [], checkpoint, events };
-    const decisions = await this.decisions(visits, batch);
-    // Visits that agree on every rolled-up dimension are counted as one group, so the rollups cost one
-    // update per group, not seven per visit.
-    const groups = new Map<string, { v: Visit; sw: Software; day: string; grace: string; n: number }>();
-    const visitors = new Map<string, ClickBatch['visitors'][number]>();
-    const graces: string[] = new Array(visits.length);
-    for (let i = 0; i < visits.length; i++) {
-      const v = visits[i]!;
-      if (!v.counted) batch.linkClicks.set(v.linkId, (batch.linkClicks.get(v.linkId) ?? 0) + 1);
-      const decision = decisions[i]!;
-      if (decision === 'pause') continue;
-      const grace = decision === 'grace' ? cycleOf(v.atMs) : '';
-      graces[i] = grace;
-      const day = dayOf(v.atMs);
-      const sw = software(v.userAgent);
-      const hour = new Date(v.atMs).getUTCHours();
-      const key = `${v.linkId}|${day}|${grace}|${hour}|${v.country}|${sw.device}|${sw.browser}|${sw.os}|${v.referrer}`;
-      const group = groups.get(key);
-      if (group) group.n += 1;
-      else groups.set(key, { v, sw, day, grace, n: 1 });
-      const visitorKey = `${v.linkId}|${day}|${v.visitor}`;
-      if (!visitors.has(visitorKey)) visitors.set(visitorKey, { link_id: v.linkId, account_id: v.accountId, day, visitor: v.visitor, grace_cycle: grace });
-    }
-    batch.visitors = [...visitors.values()];
-
-    const rollups = new Map<string, RollupRow>();
-    for (const { v, sw, day, grace, n } of groups.values()) {
-      const add = (dimension: string, value: string) => {
-        const key = `${v.linkId}|${day}|${dimension}|${value}|${grace}`;
-        const row = rollups.get(key);
-        if (row) row.clicks += n;
-        else rollups.set(key, { link_id: v.linkId, account_id: v.accountId, day, dimension, value, grace_cycle: grace, clicks: n });
-      };
-      add('total', '');
-      add('country', v.country ?? '');
-      add('device', sw.device);
-      add('browser', sw.browser);
-      add('os', sw.os);
-      add('referrer', v.referrer ?? '');
-      add('hour', String(new Date(v.atMs).getUTCHours()));
-    }
-    batch.rollups = [...rollups.values()];
-
-    // Only the newest click records of each link are kept (see KEPT_CLICKS_PER_LINK), so only those are built.
-    const perLink = new Map<string, number>();
-    const kept: number[] = [];
-    for (let i = visits.length - 1; i >= 0; i--) {
-      if (decisions[i] === 'pause') continue;
-      const kind = `${graces[i] ? 'g' : 'v'}${visits[i]!.linkId}`; // visible and hidden records are kept apart
-      const n = perLink.get(kind) ?? 0;
-      if (n >= KEPT_CLICKS_PER_LINK) continue;
-      perLink.set(kind, n + 1);
-      kept.push(i);
-    }
-    for (const i of kept.reverse()) {
-      const v = visits[i]!;
-      const sw = software(v.userAgent);
-      batch.clicks.push({
-        // The journal id is unique per process run, so a counter after it is a unique id at no random cost.
-        id: `clk_${this.journal.id}_${(this.sequence++).toString(36).padStart(8, '0')}`,
-        link_id: v.linkId,
-        account_id: v.accountId,
-        at: new Date(v.atMs).toISOString(),
-        country: v.country,
-        region: v.region,
-        city: v.city,
-        browser: sw.browser,
-        os: sw.os,
-        device: sw.device,
-        referrer: v.referrer,
-        visitor: v.visitor,
-        grace_cycle: graces[i] || null,
-      });
-    }
-    return batch;
+    const states = new Map<string, AccountClickState[]>();
+    for (const [cycle, accounts] of accountsByCycle(visits)) states.set(cycle, await this.repo.accountStates([...accounts], cycle));
+    const { decisions, usage } = judgeAllowance(visits, states, this.plans);
+    const batch: ClickBatch = { clicks: [], visitors: [], rollups: [], linkClicks: new Map(), usage, checkpoint, events };
+    // The journal id is unique per process run, so a counter after it is a unique id at no random cost.
+    return buildClickBatch(visits, decisions, batch, () => `clk_${this.journal.id}_${(this.sequence++).toString(36).padStart(8, '0')}`);
   }
 
-  /** Judges each visit against its account's allowance, in order, and notes the usage to add. */
-  private async decisions(visits: Visit[], batch: ClickBatch): Promise<Decision[]> {
-    const cycles = new Map<string, Set<string>>();
-    for (const v of visits) {
-      const cycle = cycleOf(v.atMs);
-      if (!cycles.has(cycle)) cycles.set(cycle, new Set());
-      cycles.get(cycle)!.add(v.accountId);
-    }
-    type Running = { tracked: number; added: number; graceStartedAtMs: number | null; graceStartedNow: boolean; tier: string; cap: number | null };
-    const running = new Map<string, Running>();
-    for (const [cycle, accounts] of cycles) {
-      for (const s of await this.repo.accountStates([...accounts], cycle)) {
-        running.set(`${s.account_id}|${cycle}`, {
-          tracked: s.tracked_clicks,
-          added: 0,
-          graceStartedAtMs: s.grace_started_at ? Date.parse(s.grace_started_at) : null,
-          graceStartedNow: false,
-          tier: s.tier,
-          cap: s.overage_limit_cents,
-        });
-      }
-    }
-    const decisions = visits.map((v) => {
-      const state = running.get(`${v.accountId}|${cycleOf(v.atMs)}`);
-      if (!state) return 'pause' as const; // the account is gone
-      const plan = this.plans[isTier(state.tier) ? state.tier : 'free'];
-      const included = plan.trackedClicksPerMonth;
-      const decision =
-        included === null || state.tracked < included
-          ? 'track'
-          : decide({ plan, accountCapCents: state.cap, tracked: state.tracked, graceStartedAtMs: state.graceStartedAtMs }, v.atMs);
-      if (decision === 'pause') return decision;
-      state.tracked += 1;
-      state.added += 1;
-      if (decision === 'grace' && state.graceStartedAtMs === null) {
-        state.graceStartedAtMs = v.atMs;
-        state.graceStartedNow = true;
-      }
-      return decision;
-    });
-    for (const [key, s] of running) {
-      if (s.added === 0 && !s.graceStartedNow) continue;
-      const [accountId, cycle] = key.split('|') as [string, string];
-      batch.usage.push({
-        account_id: accountId,
-        cycle,
-        tracked: s.added,
-        grace_started_at: s.graceStartedNow && s.graceStartedAtMs !== null ? new Date(s.graceStartedAtMs).toISOString() : null,
-      });
-    }
-    return decisions;
-  }
 
-  /** sha256 over a salt that changes every UTC day, the IP and the user agent: counts visitors, stores no IP. */
-  private visitorHash(ip: string, userAgent: string, atMs: number): string {
-    const day = dayOf(atMs);
-    if (this.salt.day !== day) {
-      this.salt = { day, value: hash('sha256', `${this.secret}:${day}`) };
-      this.visitors.clear();
-    }
-    const key = `${ip}|${userAgent}`;
-    let visitor = this.visitors.get(key);
-    if (visitor === undefined) {
-      if (this.visitors.size >= 10_000) this.visitors.clear();
-      visitor = hash('sha256', `${this.salt.value}|${key}`).slice(0, 32);
-      this.visitors.set(key, visitor);
-    }
-    return visitor;
-  }
 }
 
 const clickEvent = (v: Visit): DomainEvents['link.click'] => ({

@@ -1,0 +1,70 @@
+import { isTier, type Plans } from '../accounts/plans.js';
+import { cycleOf, decide, type Decision } from '../usage/tracked-clicks.js';
+import type { AccountClickState, ClickBatch } from './repository.js';
+import type { Visit } from './visit.js';
+
+/** The billing cycles a batch's visits fall in, with the accounts visited in each (whose states are read). */
+export function accountsByCycle(visits: readonly Visit[]): Map<string, Set<string>> {
+  const cycles = new Map<string, Set<string>>();
+  for (const v of visits) {
+    const cycle = cycleOf(v.atMs);
+    if (!cycles.has(cycle)) cycles.set(cycle, new Set());
+    cycles.get(cycle)!.add(v.accountId);
+  }
+  return cycles;
+}
+
+/**
+ * Judges each visit, in order, against its account's tracked-click allowance (track, grace or pause), and says
+ * what usage to add: the rules of spec 3.3, with no I/O (`states` are the accounts' rows, by cycle).
+ */
+export function judgeAllowance(
+  visits: readonly Visit[],
+  states: ReadonlyMap<string, readonly AccountClickState[]>,
+  plans: Plans,
+): { decisions: Decision[]; usage: ClickBatch['usage'] } {
+  type Running = { tracked: number; added: number; graceStartedAtMs: number | null; graceStartedNow: boolean; tier: string; cap: number | null };
+  const running = new Map<string, Running>();
+  for (const [cycle, rows] of states) {
+    for (const s of rows) {
+      running.set(`${s.account_id}|${cycle}`, {
+        tracked: s.tracked_clicks,
+        added: 0,
+        graceStartedAtMs: s.grace_started_at ? Date.parse(s.grace_started_at) : null,
+        graceStartedNow: false,
+        tier: s.tier,
+        cap: s.overage_limit_cents,
+      });
+    }
+  }
+  const decisions = visits.map((v) => {
+    const state = running.get(`${v.accountId}|${cycleOf(v.atMs)}`);
+    if (!state) return 'pause' as const; // the account is gone
+    const plan = plans[isTier(state.tier) ? state.tier : 'free'];
+    const included = plan.trackedClicksPerMonth;
+    const decision =
+      included === null || state.tracked < included
+        ? 'track'
+        : decide({ plan, accountCapCents: state.cap, tracked: state.tracked, graceStartedAtMs: state.graceStartedAtMs }, v.atMs);
+    if (decision === 'pause') return decision;
+    state.tracked += 1;
+    state.added += 1;
+    if (decision === 'grace' && state.graceStartedAtMs === null) {
+      state.graceStartedAtMs = v.atMs;
+      state.graceStartedNow = true;
+    }
+    return decision;
+  });
+  const usage: ClickBatch['usage'] = [];
+  for (const [key, s] of running) {
+    if (s.added === 0 && !s.graceStartedNow) continue;
+    const [accountId, cycle] = key.split('|') as [string, string];
+    usage.push({
+      account_id: accountId,
+      cycle,
+      tracked: s.added,
+      grace_started_at: s.graceStartedNow && s.graceStartedAtMs !== null ? new Date(s.graceStartedAtMs).toISOString() : null,
+    });
+  }
+  return { decisions, usage };
+}
