@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Plans } from '../accounts/plans.js';
 import type { Caller } from '../accounts/service.js';
 import type { Clock } from '../clock.js';
-import { AppError, requireChange } from '../errors.js';
+import { AppError, errors, requireChange } from '../errors.js';
 import type { EventBus } from '../events/bus.js';
 import type { Dns } from '../net/dns.js';
 import { checkNotFoundPage, type NotFoundPage } from './not-found-page.js';
@@ -34,7 +34,7 @@ export interface ActiveDomain {
   notFoundPage: NotFoundPage | null;
 }
 
-const notFound = () => new AppError(404, 'DOMAIN_NOT_FOUND', 'Domain not found');
+const notFound = () => errors.domainNotFound();
 const txtName = (domain: string) => `_snip-verify.${domain}`;
 const txtValue = (token: string) => `snip-verify=${token}`;
 const ACTIVE_CACHE_MS = 10_000;
@@ -79,8 +79,8 @@ export class DomainsService {
     const domain = checkDomain(raw, this.ownHosts);
     const existing = await this.repo.find(domain);
     if (existing) {
-      if (existing.account_id === caller.accountId) throw new AppError(409, 'DOMAIN_EXISTS', 'You have already added this domain');
-      throw new AppError(409, 'DOMAIN_TAKEN', 'This domain is registered to another account');
+      if (existing.account_id === caller.accountId) throw errors.domainExists();
+      throw errors.domainTaken();
     }
     const limit = this.plans[caller.tier].domains;
     const token = randomBytes(16).toString('hex');
@@ -88,7 +88,7 @@ export class DomainsService {
       // Count and insert under the account's lock, so parallel adds cannot pass the plan's maximum together.
       await this.repo.exclusive(caller.accountId, async (repo) => {
         if (limit !== null && (await repo.count(caller.accountId)) >= limit) {
-          throw new AppError(403, 'DOMAIN_LIMIT_REACHED', `Your plan allows ${limit} custom domain${limit === 1 ? '' : 's'}; upgrade for more`);
+          throw errors.domainLimitReached(limit);
         }
         await repo.insert({
         hostname: domain,
@@ -105,8 +105,8 @@ export class DomainsService {
     } catch (error) {
       if (error instanceof AppError) throw error;
       const winner = await this.repo.find(domain);
-      if (winner?.account_id === caller.accountId) throw new AppError(409, 'DOMAIN_EXISTS', 'You have already added this domain');
-      if (winner) throw new AppError(409, 'DOMAIN_TAKEN', 'This domain is registered to another account');
+      if (winner?.account_id === caller.accountId) throw errors.domainExists();
+      if (winner) throw errors.domainTaken();
       throw error;
     }
     return {
@@ -143,7 +143,7 @@ export class DomainsService {
 
   async activate(caller: Caller, raw: string): Promise<{ success: true; domain: string; status: 'active'; billing: { free: boolean } }> {
     const row = await this.owned(caller, raw);
-    if (row.status === 'pending_txt') throw new AppError(400, 'DOMAIN_NOT_VERIFIED', 'Verify the TXT record before activating the domain');
+    if (row.status === 'pending_txt') throw errors.domainNotVerified();
     if (row.status === 'verified') await this.repo.update(row.hostname, { status: 'active', activated_at: this.clock.now().toISOString() });
     this.forget(row.hostname);
     return { success: true, domain: row.hostname, status: 'active', billing: { free: true } };
@@ -152,8 +152,8 @@ export class DomainsService {
   async update(caller: Caller, raw: string, input: { setDefault?: unknown; notFoundPage?: unknown }): Promise<DomainItem> {
     requireChange(input);
     const row = await this.owned(caller, raw);
-    if (input.setDefault !== undefined && typeof input.setDefault !== 'boolean') throw new AppError(400, 'INVALID_SET_DEFAULT', 'setDefault must be true or false');
-    if (input.setDefault === true && row.status !== 'active') throw new AppError(400, 'DOMAIN_NOT_ACTIVE', 'Only an active domain can be the default');
+    if (input.setDefault !== undefined && typeof input.setDefault !== 'boolean') throw errors.invalidSetDefault();
+    if (input.setDefault === true && row.status !== 'active') throw errors.domainNotActive('Only an active domain can be the default');
     if (input.notFoundPage !== undefined) {
       const page = checkNotFoundPage(input.notFoundPage, new Set([...this.ownHosts, row.hostname]));
       await this.repo.update(row.hostname, { not_found_page: page === null ? null : JSON.stringify(page) });
@@ -186,10 +186,10 @@ export class DomainsService {
   /** For link creation: the requested domain if it is the account's and active, else the account's default. */
   async domainFor(accountId: string, requested: unknown): Promise<string | null> {
     if (requested === undefined || requested === null) return this.repo.defaultOf(accountId);
-    if (typeof requested !== 'string') throw new AppError(400, 'INVALID_DOMAIN', 'domain must be a hostname');
-    const row = await this.repo.find(requested.trim().toLowerCase().replace(/\.$/, ''));
+    if (typeof requested !== 'string') throw new AppError('INVALID_DOMAIN', 'domain must be a hostname');
+    const row = await this.repo.find(normalHost(requested));
     if (!row || row.account_id !== accountId) throw notFound();
-    if (row.status !== 'active') throw new AppError(400, 'DOMAIN_NOT_ACTIVE', 'Activate the domain before creating links on it');
+    if (row.status !== 'active') throw errors.domainNotActive();
     return row.hostname;
   }
 

@@ -42,7 +42,7 @@ export const mcpRoutes =
         const caller = callerOf(request);
         const { admissions, state } = await admitCalls(core, caller, request.body, toolPolicy);
         if (state) reply.headers(rateLimitHeaders(state));
-        const server = mcpServer({ core, caller, admissions });
+        const server = mcpServer({ core, caller, admissions, log: request.log });
         const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
         // The transport insists on both types; a plain JSON client is answered in JSON all the same.
         request.raw.headers.accept = 'application/json, text/event-stream';
