@@ -71,7 +71,7 @@ export async function buildApp(config: Config, options: CoreOptions = {}): Promi
 
   app.get(
     '/healthz',
-    { schema: { tags: ['meta'], summary: 'Liveness: 200 once the database is migrated', response: { 200: Type.Object({ status: Type.Literal('ok') }) } } },
+    { schema: { tags: ['meta'], operationId: 'getHealth', summary: 'Liveness: 200 once the database is migrated', response: { 200: Type.Object({ status: Type.Literal('ok') }) } } },
     async () => ({ status: 'ok' as const }),
   );
   await app.register(accountRoutesB(core.accounts));

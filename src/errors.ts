@@ -1,24 +1,9 @@
-import {
-  catalogue,
-
-  statusOf,
-  type CatalogueCode,
-  type ErrorCode,
-  type MessageArgs,
-  type StatusOf,
-} from './errors/catalogue.js';
+import { catalogue, statusOf, type CatalogueCode, type ErrorCode, type MessageArgs } from './errors/catalogue.js';
 
 export { catalogue, httpCodes, isCatalogueCode, isErrorCode, statusOf } from './errors/catalogue.js';
 export type { CatalogueCode, ErrorCode, FieldCode } from './errors/catalogue.js';
 
 type Headers = Record<string, string>;
-
-/**
- * The older spelling, `new AppError(status, code, message)`, still written by a few services: the status must be
- * the catalogue's own for that code (the compiler checks it), so it says nothing the catalogue does not.
- * @deprecated Use `errors.<code>(…)` or `new AppError(code, message)`.
- */
-type WithStatus = { [C in ErrorCode]: [status: StatusOf<C>, code: C, message: string, headers?: Headers] }[ErrorCode];
 
 /**
  * The one error type of Snip. Services throw it; each surface (REST A, REST B, MCP, CLI) maps it to its own
@@ -31,8 +16,7 @@ export class AppError extends Error {
   /** Headers the answer must carry (Retry-After and the rate-limit headers of a 429). */
   readonly headers: Headers;
 
-  constructor(...args: [code: ErrorCode, message: string, headers?: Headers] | WithStatus) {
-    const [code, message, headers = {}] = typeof args[0] === 'number' ? (args.slice(1) as [ErrorCode, string, Headers?]) : args;
+  constructor(code: ErrorCode, message: string, headers: Headers = {}) {
     super(message);
     this.name = 'AppError';
     this.code = code;

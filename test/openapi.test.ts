@@ -61,6 +61,25 @@ describe('GET /openapi.yaml', () => {
       expect(domains['x-error-codes']!['403']).toEqual(expect.arrayContaining(['TIER_UPGRADE_REQUIRED', 'DOMAIN_LIMIT_REACHED']));
     });
 
+    it('lists the webhook routes\' own codes and gives each webhook operation a unique operationId', () => {
+      type Op = Operation & { operationId?: string };
+      for (const base of ['/api/v1/webhooks', '/api/webhooks']) {
+        const create = doc.paths[base]!.post as Op;
+        expect(create['x-error-codes']!['400']).toEqual(expect.arrayContaining(['INVALID_URL', 'INVALID_EVENTS', 'INVALID_NAME', 'INVALID_SECRET', 'DUPLICATE_WEBHOOK']));
+        expect(create['x-error-codes']!['403']).toEqual(expect.arrayContaining(['WEBHOOK_LIMIT_REACHED']));
+        const update = doc.paths[`${base}/{webhookId}`]!.patch as Op;
+        expect(update['x-error-codes']!['400']).toEqual(expect.arrayContaining(['INVALID_ENABLED', 'INVALID_BODY', 'DUPLICATE_WEBHOOK']));
+        expect(update['x-error-codes']!['404']).toEqual(['WEBHOOK_NOT_FOUND']);
+        expect((doc.paths[`${base}/{webhookId}/deliveries`]!.get as Op)['x-error-codes']!['404']).toEqual(['WEBHOOK_NOT_FOUND']);
+      }
+      const ids = Object.entries(doc.paths)
+        .filter(([path]) => /^\/api(\/v1)?\/webhooks/.test(path))
+        .flatMap(([, ops]) => Object.values(ops).map((op) => (op as Op).operationId));
+      expect(ids).toHaveLength(14);
+      expect(ids.every((id) => typeof id === 'string' && /^[a-z][A-Za-z]*[AB]$/.test(id))).toBe(true);
+      expect(new Set(ids).size).toBe(ids.length);
+    });
+
     it('lists only codes of the catalogue (or its INVALID_/MISSING_ field pattern), each under its catalogue status', () => {
       const wrong = listed().filter(({ status, code }) => !isErrorCode(code) || String(statusOf(code as ErrorCode)) !== status);
       expect(wrong).toEqual([]);

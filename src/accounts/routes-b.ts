@@ -52,7 +52,7 @@ const config = { surface: 'B', access: { auth: 'required', minTier: 'any' } } as
 export const accountRoutesB =
   (accounts: AccountsService): FastifyPluginAsyncTypebox =>
   async (app) => {
-    app.get('/api/user', { config: { ...config, errors: ['ACCOUNT_NOT_FOUND'] }, schema: { tags, summary: "The caller's profile and plan limits", response: { 200: Profile } } }, async (request) =>
+    app.get('/api/user', { config: { ...config, errors: ['ACCOUNT_NOT_FOUND'] }, schema: { tags, operationId: 'getUserB', summary: "The caller's profile and plan limits", response: { 200: Profile } } }, async (request) =>
       accounts.profile(callerOf(request).accountId),
     );
 
@@ -62,6 +62,7 @@ export const accountRoutesB =
         config: { surface: 'B', access: { auth: 'required' }, errors: ['INVALID_NAMESPACE', 'RESERVED_NAMESPACE', 'NAMESPACE_TAKEN'] },
         schema: {
           tags,
+          operationId: 'claimNamespaceB',
           summary: 'Claim a namespace (the prefix of custom-slug links)',
           body: Type.Object({ namespace: Type.String({ description: '3-30 characters: a-z, 0-9, inner hyphens' }) }),
           response: { 200: Type.Object({ namespace: Type.String() }), ...errorResponses(400, 409) },
@@ -76,6 +77,7 @@ export const accountRoutesB =
         config: { surface: 'B', access: { auth: 'required' }, errors: ['ACCOUNT_NOT_FOUND'] },
         schema: {
           tags,
+          operationId: 'listNamespacesB',
           summary: 'The namespaces the caller holds, which one is current, and how many links use each',
           response: { 200: Type.Object({ current: Nullable(Type.String()), namespaces: Type.Array(NamespaceInfo, { description: 'Oldest first' }) }) },
         },
@@ -92,6 +94,7 @@ export const accountRoutesB =
         config: { surface: 'B', access: { auth: 'required' }, errors: ['NAMESPACE_NOT_FOUND', 'NAMESPACE_IN_USE', 'NAMESPACE_HAS_LINKS', 'NAMESPACE_BUSY'] },
         schema: {
           tags,
+          operationId: 'releaseNamespaceB',
           summary: 'Release a namespace (not the current one, and only without links) so anyone may claim it again',
           params: Type.Object({ namespace: Type.String() }),
           response: { 200: Type.Object({ success: Type.Boolean(), namespace: Type.String() }), ...errorResponses(400, 404, 409) },
@@ -100,7 +103,7 @@ export const accountRoutesB =
       async (request) => ({ success: true, ...(await accounts.releaseNamespace(callerOf(request).accountId, request.params.namespace)) }),
     );
 
-    app.get('/api/keys', { config, schema: { tags, summary: "The caller's active keys", response: { 200: Type.Object({ keys: Type.Array(KeyInfo) }) } } }, async (request) => ({
+    app.get('/api/keys', { config, schema: { tags, operationId: 'listKeysB', summary: "The caller's active keys", response: { 200: Type.Object({ keys: Type.Array(KeyInfo) }) } } }, async (request) => ({
       keys: await accounts.listKeys(callerOf(request).accountId),
     }));
 
@@ -110,6 +113,7 @@ export const accountRoutesB =
         config,
         schema: {
           tags,
+          operationId: 'createKeyB',
           summary: 'Create a key; its value is shown only in this response',
           response: { 201: Type.Object({ ...KeyInfo.properties, apiKey: Type.String({ description: 'snip_...; store it now' }) }) },
         },
@@ -121,7 +125,7 @@ export const accountRoutesB =
       '/api/keys/:keyId',
       {
         config: { ...config, errors: ['KEY_NOT_FOUND'] },
-        schema: { tags, summary: 'Revoke a key', params: Type.Object({ keyId: Type.String() }), response: { 200: Type.Object({ success: Type.Boolean() }), ...errorResponses(404) } },
+        schema: { tags, operationId: 'revokeKeyB', summary: 'Revoke a key', params: Type.Object({ keyId: Type.String() }), response: { 200: Type.Object({ success: Type.Boolean() }), ...errorResponses(404) } },
       },
       async (request) => {
         await accounts.revokeKey(callerOf(request).accountId, request.params.keyId);

@@ -25,7 +25,7 @@ export const analyticsRoutes =
 
     app.get(
       '/api/v1/links/:shortPath/stats',
-      { config: { ...required('A'), errors: ['NOT_FOUND', 'ACCESS_DENIED'] }, schema: { tags: tagsA, summary: 'Total and the last 100 clicks', params: ShortPathParams, response: { 200: LinkStats, ...errorResponses(404) } } },
+      { config: { ...required('A'), errors: ['NOT_FOUND', 'ACCESS_DENIED'] }, schema: { tags: tagsA, operationId: 'getLinkStatsA', summary: 'Total and the last 100 clicks', params: ShortPathParams, response: { 200: LinkStats, ...errorResponses(404) } } },
       async (request) => {
         const link = await analytics.ownedLink(callerOf(request), request.params.shortPath);
         const { totalClicks, clicks } = await analytics.recentClicks(link);
@@ -56,19 +56,19 @@ export const analyticsRoutes =
 
     app.get(
       '/api/stats/:shortCode',
-      { config: { ...optional, errors: ['NOT_FOUND', 'ACCESS_DENIED'] }, schema: { tags: tagsA, summary: 'Link statistics; click details only for the owner', params: CodeParams, response: { 200: DetailedStats, ...errorResponses(400, 404) } } },
+      { config: { ...optional, errors: ['NOT_FOUND', 'ACCESS_DENIED'] }, schema: { tags: tagsA, operationId: 'getStatsByCodeA', summary: 'Link statistics; click details only for the owner', params: CodeParams, response: { 200: DetailedStats, ...errorResponses(400, 404) } } },
       async (request) => detailed(request.caller, { code: request.params.shortCode }),
     );
     app.get(
       '/api/ns/stats/:prefix/:slug',
-      { config: { ...optional, errors: ['NOT_FOUND', 'ACCESS_DENIED'] }, schema: { tags: tagsA, summary: 'Namespaced link statistics; details only for the owner', params: NsParams, response: { 200: DetailedStats, ...errorResponses(404) } } },
+      { config: { ...optional, errors: ['NOT_FOUND', 'ACCESS_DENIED'] }, schema: { tags: tagsA, operationId: 'getNamespacedStatsA', summary: 'Namespaced link statistics; details only for the owner', params: NsParams, response: { 200: DetailedStats, ...errorResponses(404) } } },
       async (request) => detailed(request.caller, { namespace: request.params.prefix.toLowerCase(), slug: request.params.slug }),
     );
     app.get(
       '/api/stats/:shortCode/aggregate',
       {
         config: { ...required('A'), errors: ['INVALID_PERIOD', 'PERIOD_EXCEEDS_PLAN', 'NOT_FOUND', 'ACCESS_DENIED'] },
-        schema: { tags: tagsA, summary: 'Aggregated statistics over a period', params: CodeParams, querystring: PeriodQuery, response: { 200: AggregatedStats, ...errorResponses(400, 404) } },
+        schema: { tags: tagsA, operationId: 'getAggregateStatsA', summary: 'Aggregated statistics over a period', params: CodeParams, querystring: PeriodQuery, response: { 200: AggregatedStats, ...errorResponses(400, 404) } },
       },
       async (request) => {
         const caller = callerOf(request);
@@ -80,7 +80,7 @@ export const analyticsRoutes =
       '/api/ns/stats/:prefix/:slug/aggregate',
       {
         config: { ...required('A'), errors: ['INVALID_PERIOD', 'PERIOD_EXCEEDS_PLAN', 'NOT_FOUND', 'ACCESS_DENIED'] },
-        schema: { tags: tagsA, summary: 'Aggregated statistics of a namespaced link', params: NsParams, querystring: PeriodQuery, response: { 200: AggregatedStats, ...errorResponses(400, 404) } },
+        schema: { tags: tagsA, operationId: 'getNamespacedAggregateStatsA', summary: 'Aggregated statistics of a namespaced link', params: NsParams, querystring: PeriodQuery, response: { 200: AggregatedStats, ...errorResponses(400, 404) } },
       },
       async (request) => {
         const caller = callerOf(request);
@@ -93,7 +93,7 @@ export const analyticsRoutes =
       '/api/analytics/links/:shortPath',
       {
         config: { ...required('B'), errors: ['INVALID_PERIOD', 'PERIOD_EXCEEDS_PLAN', 'NOT_FOUND', 'ACCESS_DENIED'] },
-        schema: { tags: tagsB, summary: 'Per-link analytics over a period', params: ShortPathParams, querystring: PeriodQuery, response: { 200: AggregatedStats, ...errorResponses(400, 404) } },
+        schema: { tags: tagsB, operationId: 'getLinkAnalyticsB', summary: 'Per-link analytics over a period', params: ShortPathParams, querystring: PeriodQuery, response: { 200: AggregatedStats, ...errorResponses(400, 404) } },
       },
       async (request) => {
         const caller = callerOf(request);
@@ -102,7 +102,7 @@ export const analyticsRoutes =
     );
     app.get(
       '/api/analytics',
-      { config: { ...required('B'), errors: ['INVALID_PERIOD', 'PERIOD_EXCEEDS_PLAN'] }, schema: { tags: tagsB, summary: 'Account-level analytics over a period', querystring: PeriodQuery, response: { 200: AccountAnalytics, ...errorResponses(400) } } },
+      { config: { ...required('B'), errors: ['INVALID_PERIOD', 'PERIOD_EXCEEDS_PLAN'] }, schema: { tags: tagsB, operationId: 'getAccountAnalyticsB', summary: 'Account-level analytics over a period', querystring: PeriodQuery, response: { 200: AccountAnalytics, ...errorResponses(400) } } },
       async (request) => {
         const caller = callerOf(request);
         const period = request.query.period ?? '7d';
@@ -119,7 +119,7 @@ export const analyticsRoutes =
 
     app.get(
       '/api/usage',
-      { config: ownPlan('B'), schema: { tags: tagsB, summary: 'Tracked clicks this billing cycle, overage and grace', response: { 200: UsageBody } } },
+      { config: ownPlan('B'), schema: { tags: tagsB, operationId: 'getUsageB', summary: 'Tracked clicks this billing cycle, overage and grace', response: { 200: UsageBody } } },
       async (request) => analytics.usage(callerOf(request)),
     );
     app.post(
@@ -128,6 +128,7 @@ export const analyticsRoutes =
         config: { ...ownPlan('A'), errors: ['INVALID_LIMIT_CENTS', 'PLAN_NOT_ELIGIBLE'] },
         schema: {
           tags: ['subscription (A)'],
+          operationId: 'setOverageLimitA',
           summary: 'Set the monthly cap on overage charges (cents; 0 means no cap). Pro and Builder.',
           body: Type.Object({ limitCents: Type.Integer({ minimum: 0 }) }),
           response: { 200: Type.Object({ success: Type.Boolean(), limitCents: Type.Integer() }), ...errorResponses(400) },

@@ -33,7 +33,7 @@ const config = { surface: 'B', access: { auth: 'required', minTier: 'pro', tierC
 export const domainRoutes =
   (domains: DomainsService): FastifyPluginAsyncTypebox =>
   async (app) => {
-    app.get('/api/user/domains', { config, schema: { tags, summary: "The caller's custom domains", response: { 200: Type.Object({ domains: Type.Array(DomainItem), monthlyPrice: Type.Number() }) } } }, async (request) =>
+    app.get('/api/user/domains', { config, schema: { tags, operationId: 'listDomainsB', summary: "The caller's custom domains", response: { 200: Type.Object({ domains: Type.Array(DomainItem), monthlyPrice: Type.Number() }) } } }, async (request) =>
       domains.list(callerOf(request)),
     );
 
@@ -43,6 +43,7 @@ export const domainRoutes =
         config: { ...config, errors: ['MISSING_DOMAIN', 'INVALID_DOMAIN', 'RESERVED_DOMAIN', 'DOMAIN_EXISTS', 'DOMAIN_TAKEN', 'DOMAIN_LIMIT_REACHED'] },
         schema: {
           tags,
+          operationId: 'addDomainB',
           summary: 'Add a domain; answers the DNS records to create',
           body: Type.Object({ domain: Type.String({ description: 'Hostname, e.g. links.example.com' }) }),
           response: {
@@ -58,7 +59,7 @@ export const domainRoutes =
       '/api/user/domains/:domain/verify',
       {
         config: { ...config, errors: ['DOMAIN_NOT_FOUND'] },
-        schema: { tags, summary: 'Look up the TXT record and verify the domain', params: Params, response: { 200: Type.Object({ verified: Type.Boolean(), status: Status, hint: Type.String() }), ...errorResponses(404) } },
+        schema: { tags, operationId: 'verifyDomainB', summary: 'Look up the TXT record and verify the domain', params: Params, response: { 200: Type.Object({ verified: Type.Boolean(), status: Status, hint: Type.String() }), ...errorResponses(404) } },
       },
       async (request) => domains.verify(callerOf(request), request.params.domain),
     );
@@ -69,6 +70,7 @@ export const domainRoutes =
         config: { ...config, errors: ['DOMAIN_NOT_FOUND', 'DOMAIN_NOT_VERIFIED'] },
         schema: {
           tags,
+          operationId: 'activateDomainB',
           summary: 'Activate a verified domain',
           params: Params,
           response: {
@@ -86,6 +88,7 @@ export const domainRoutes =
         config: { ...config, errors: ['DOMAIN_NOT_FOUND', 'DOMAIN_NOT_ACTIVE', 'INVALID_SET_DEFAULT', 'INVALID_NOT_FOUND_PAGE', 'MISSING_REDIRECT_URL', 'MISSING_HTML', 'HTML_TOO_LONG', 'INVALID_URL', 'INVALID_BODY'] },
         schema: {
           tags,
+          operationId: 'updateDomainB',
           summary: 'Make the default domain, or set the page unknown paths show',
           params: Params,
           body: Type.Object({ setDefault: Type.Optional(Type.Boolean()), notFoundPage: Type.Optional(NotFoundPageInput) }, { minProperties: 1 }),
@@ -97,7 +100,7 @@ export const domainRoutes =
 
     app.delete(
       '/api/user/domains/:domain',
-      { config: { ...config, errors: ['DOMAIN_NOT_FOUND'] }, schema: { tags, summary: 'Remove a domain; its links fall back to the default host', params: Params, response: { 200: Type.Object({ success: Type.Boolean() }), ...errorResponses(404) } } },
+      { config: { ...config, errors: ['DOMAIN_NOT_FOUND'] }, schema: { tags, operationId: 'deleteDomainB', summary: 'Remove a domain; its links fall back to the default host', params: Params, response: { 200: Type.Object({ success: Type.Boolean() }), ...errorResponses(404) } } },
       async (request) => {
         await domains.delete(callerOf(request), request.params.domain);
         return { success: true };
@@ -108,7 +111,7 @@ export const domainRoutes =
       '/api/domains/check/:hostname',
       {
         config: { surface: 'B', access: { auth: 'none' }, errors: ['INVALID_DOMAIN', 'RESERVED_DOMAIN'] },
-        schema: { tags, summary: 'Whether a domain can be added', params: Type.Object({ hostname: Type.String() }), response: { 200: Type.Object({ hostname: Type.String(), available: Type.Boolean() }), ...errorResponses(400) } },
+        schema: { tags, operationId: 'checkDomainB', summary: 'Whether a domain can be added', params: Type.Object({ hostname: Type.String() }), response: { 200: Type.Object({ hostname: Type.String(), available: Type.Boolean() }), ...errorResponses(400) } },
       },
       async (request) => domains.check(request.params.hostname),
     );

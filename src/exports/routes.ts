@@ -70,6 +70,7 @@ export const exportRoutes =
           config: { ...config, errors: ['INVALID_FORMAT'] },
           schema: {
             tags,
+            operationId: `exportLinks${surface}`,
             summary: "Every link of the caller's, as CSV or JSON (the operator CLI's `links import` reads both back)",
             querystring: ExportQuery,
             response: {
@@ -86,6 +87,7 @@ export const exportRoutes =
           config: { ...config, errors: ['INVALID_FORMAT', 'INVALID_PERIOD', 'PERIOD_EXCEEDS_PLAN', 'NOT_FOUND', 'ACCESS_DENIED'] },
           schema: {
             tags,
+            operationId: `exportLinkStats${surface}`,
             summary: "A link's aggregated statistics over a period, as CSV or JSON; a period beyond the plan's history is 403",
             params: ShortPathParams,
             querystring: StatsExportQuery,

@@ -31,7 +31,7 @@ export const folderRoutes =
 
       app.post(
         base,
-        { config: { ...config, errors: ['MISSING_NAME', 'INVALID_NAME', 'INVALID_COLOR', 'FOLDER_EXISTS', 'FOLDER_LIMIT_REACHED'] }, schema: { tags, summary: 'Create a folder', body: CreateFolderBody(maxNameLength), response: { 201: FolderObject, ...errorResponses(400, 403, 409) } } },
+        { config: { ...config, errors: ['MISSING_NAME', 'INVALID_NAME', 'INVALID_COLOR', 'FOLDER_EXISTS', 'FOLDER_LIMIT_REACHED'] }, schema: { tags, operationId: `createFolder${surface}`, summary: 'Create a folder', body: CreateFolderBody(maxNameLength), response: { 201: FolderObject, ...errorResponses(400, 403, 409) } } },
         async (request, reply) => reply.status(201).send(await folders.create(callerOf(request), request.body, rule)),
       );
 
@@ -41,6 +41,7 @@ export const folderRoutes =
           config: { ...config, errors: ['INVALID_NAME', 'INVALID_COLOR', 'INVALID_BODY', 'FOLDER_NOT_FOUND', 'FOLDER_EXISTS'] },
           schema: {
             tags,
+            operationId: `updateFolder${surface}`,
             summary: 'Rename or recolour a folder; only the fields sent change',
             params: FolderParams,
             body: UpdateFolderBody(maxNameLength),
@@ -56,18 +57,18 @@ export const folderRoutes =
     const deleteSummary = 'Delete a folder; its links are unassigned, not deleted';
     const assignSummary = 'Put a link in a folder, move it to another, or (null) take it out';
 
-    app.get('/api/v1/folders', { config: a, schema: { tags: tagsOf('A'), summary: listSummary, response: { 200: FolderListA } } }, async (request) =>
+    app.get('/api/v1/folders', { config: a, schema: { tags: tagsOf('A'), operationId: 'listFoldersA', summary: listSummary, response: { 200: FolderListA } } }, async (request) =>
       folders.list(callerOf(request)),
     );
 
-    app.get('/api/folders', { config: b, schema: { tags: tagsOf('B'), summary: listSummary, response: { 200: FolderListB } } }, async (request) => {
+    app.get('/api/folders', { config: b, schema: { tags: tagsOf('B'), operationId: 'listFoldersB', summary: listSummary, response: { 200: FolderListB } } }, async (request) => {
       const list = await folders.list(callerOf(request));
       return { ...list, limit: list.limit ?? ('unlimited' as const) };
     });
 
     app.delete(
       '/api/v1/folders/:folderId',
-      { config: { ...a, errors: ['FOLDER_NOT_FOUND'] }, schema: { tags: tagsOf('A'), summary: deleteSummary, params: FolderParams, response: { 200: SuccessMessage, ...errorResponses(404) } } },
+      { config: { ...a, errors: ['FOLDER_NOT_FOUND'] }, schema: { tags: tagsOf('A'), operationId: 'deleteFolderA', summary: deleteSummary, params: FolderParams, response: { 200: SuccessMessage, ...errorResponses(404) } } },
       async (request) => {
         const { unassigned } = await folders.delete(callerOf(request), request.params.folderId);
         return { success: true, message: `Folder deleted; ${unassigned} link${unassigned === 1 ? '' : 's'} unassigned` };
@@ -78,7 +79,7 @@ export const folderRoutes =
       '/api/folders/:folderId',
       {
         config: { ...b, errors: ['FOLDER_NOT_FOUND'] },
-        schema: { tags: tagsOf('B'), summary: deleteSummary, params: FolderParams, response: { 200: Type.Object({ success: Type.Boolean() }), ...errorResponses(404) } },
+        schema: { tags: tagsOf('B'), operationId: 'deleteFolderB', summary: deleteSummary, params: FolderParams, response: { 200: Type.Object({ success: Type.Boolean() }), ...errorResponses(404) } },
       },
       async (request) => {
         await folders.delete(callerOf(request), request.params.folderId);
@@ -90,7 +91,7 @@ export const folderRoutes =
       '/api/v1/links/:shortCode/folder',
       {
         config: { ...a, errors: ['MISSING_FOLDER_ID', 'INVALID_FOLDER_ID', 'NOT_FOUND', 'FOLDER_NOT_FOUND', 'FOLDER_ACCESS_DENIED'] },
-        schema: { tags: tagsOf('A'), summary: assignSummary, params: Type.Object({ shortCode: shortPath }), body: AssignBody, response: { 200: AssignResult, ...errorResponses(400, 404) } },
+        schema: { tags: tagsOf('A'), operationId: 'setLinkFolderA', summary: assignSummary, params: Type.Object({ shortCode: shortPath }), body: AssignBody, response: { 200: AssignResult, ...errorResponses(400, 404) } },
       },
       async (request) => ({ success: true, ...(await folders.assign(callerOf(request), request.params.shortCode, request.body.folderId)) }),
     );
@@ -99,7 +100,7 @@ export const folderRoutes =
       '/api/link/:short/folder',
       {
         config: { ...b, errors: ['MISSING_FOLDER_ID', 'INVALID_FOLDER_ID', 'NOT_FOUND', 'FOLDER_NOT_FOUND', 'FOLDER_ACCESS_DENIED'] },
-        schema: { tags: tagsOf('B'), summary: assignSummary, params: Type.Object({ short: shortPath }), body: AssignBody, response: { 200: AssignResult, ...errorResponses(400, 404) } },
+        schema: { tags: tagsOf('B'), operationId: 'setLinkFolderB', summary: assignSummary, params: Type.Object({ short: shortPath }), body: AssignBody, response: { 200: AssignResult, ...errorResponses(400, 404) } },
       },
       async (request) => ({ success: true, ...(await folders.assign(callerOf(request), request.params.short, request.body.folderId)) }),
     );

@@ -40,6 +40,7 @@ export interface HomeOptions {
 
 const htmlOrRedirect = {
   tags: ['meta'],
+  operationId: 'getHome',
   summary: 'What this server is, with links to the API reference (or a redirect to ROOT_REDIRECT when set)',
   response: {
     200: { description: 'A small HTML page', content: { 'text/html': { schema: { type: 'string' } } } },
@@ -48,6 +49,7 @@ const htmlOrRedirect = {
 };
 const iconSchema = {
   tags: ['meta'],
+  operationId: 'getFavicon',
   summary: "The site's icon (SVG)",
   response: { 200: { description: 'SVG image', content: { 'image/svg+xml': { schema: { type: 'string' } } } } },
 };

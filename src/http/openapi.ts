@@ -25,27 +25,12 @@ declare module 'fastify' {
 const BODY_CODES: ErrorCode[] = ['INVALID_JSON', 'UNSUPPORTED_MEDIA_TYPE', 'BODY_TOO_LARGE', 'BAD_REQUEST'];
 
 /**
- * Codes of routes whose files do not declare them yet (`config.errors`), by `METHOD /path`. To move into the
- * route's own config by the owner of src/webhooks/routes.ts; then this table goes.
- */
-const webhookErrors = (base: string): Record<string, ErrorCode[]> => ({
-  [`POST ${base}`]: ['INVALID_URL', 'INVALID_EVENTS', 'INVALID_NAME', 'INVALID_SECRET', 'DUPLICATE_WEBHOOK', 'WEBHOOK_LIMIT_REACHED'],
-  [`GET ${base}/:webhookId`]: ['WEBHOOK_NOT_FOUND'],
-  [`PATCH ${base}/:webhookId`]: ['WEBHOOK_NOT_FOUND', 'INVALID_URL', 'INVALID_EVENTS', 'INVALID_NAME', 'INVALID_SECRET', 'INVALID_ENABLED', 'INVALID_BODY', 'DUPLICATE_WEBHOOK'],
-  [`DELETE ${base}/:webhookId`]: ['WEBHOOK_NOT_FOUND'],
-  [`POST ${base}/:webhookId/test`]: ['WEBHOOK_NOT_FOUND'],
-  [`GET ${base}/:webhookId/deliveries`]: ['WEBHOOK_NOT_FOUND'],
-});
-const UNDECLARED: Record<string, ErrorCode[]> = { ...webhookErrors('/api/v1/webhooks'), ...webhookErrors('/api/webhooks') };
-
-/**
  * The codes an operation may answer with: those its route declares (`config.errors`, the service's refusals),
  * those of its access (a key, the plan, the rate limits), the field codes of its body, query and path schemas
  * (`validationCodes`), the framework's body codes and INTERNAL_ERROR.
  */
 export function errorCodesOf(route: Pick<RouteOptions, 'config' | 'schema' | 'method' | 'url'>): ErrorCode[] {
-  const undeclared = [route.method].flat().flatMap((method) => UNDECLARED[`${method} ${route.url}`] ?? []);
-  const codes = new Set<ErrorCode>([...(route.config?.errors ?? []), ...undeclared]);
+  const codes = new Set<ErrorCode>(route.config?.errors ?? []);
   const access = route.config?.access;
   if (access && access.auth !== 'none') {
     codes.add('INVALID_API_KEY');
@@ -108,6 +93,7 @@ export async function registerOpenApi(app: FastifyInstance, baseUrl: string): Pr
     '/openapi.yaml',
     {
       schema: {
+        operationId: 'getOpenApi',
         summary: 'This OpenAPI document',
         tags: ['meta'],
         response: { 200: { description: 'OpenAPI 3.0 document', content: { 'application/yaml': { schema: { type: 'string' } } } } },

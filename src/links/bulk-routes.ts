@@ -73,6 +73,7 @@ export const bulkRoutes =
           validatorCompiler: perItemValidation,
           schema: {
             tags: r.tags,
+            operationId: `bulkCreateLinks${r.surface}`,
             summary: `Create up to ${r.max} links in one request`,
             body: bulkBody(r.max),
             response: { 200: BulkResponse, ...errorResponses(400) },

@@ -88,11 +88,11 @@ export class LinkCreator {
   /** Spec 2.6: each item stands alone; a bad item fails only itself. Over the daily link limit, nothing is made. */
   async createMany(caller: Caller, urls: unknown, options: BulkOptions): Promise<BulkOutcome[]> {
     if (urls === undefined || urls === null || (Array.isArray(urls) && urls.length === 0)) {
-      throw new AppError(400, 'MISSING_URLS', 'urls is required: an array of 1 or more links');
+      throw errors.missingUrls();
     }
-    if (!Array.isArray(urls)) throw new AppError(400, 'INVALID_URLS', 'urls must be an array');
+    if (!Array.isArray(urls)) throw errors.invalidUrls();
     if (urls.length > options.maxItems) {
-      throw new AppError(400, 'TOO_MANY_URLS', `At most ${options.maxItems} links per request`);
+      throw errors.tooManyUrls(options.maxItems);
     }
     const now = this.clock.now();
     const domain = await this.domains.domainFor(caller.accountId, undefined);
@@ -158,7 +158,7 @@ export class LinkCreator {
   /** The destination with the template's parameters, checked again (the parameters may make it too long). */
   private async withUtm(caller: Caller, templateId: unknown, url: string): Promise<string> {
     if (templateId === undefined || templateId === null) return url;
-    if (typeof templateId !== 'string') throw new AppError(400, 'INVALID_UTM_TEMPLATE_ID', 'utmTemplateId must be the id of one of your UTM templates');
+    if (typeof templateId !== 'string') throw errors.invalidUtmTemplateId();
     return checkDestination(await this.utmTemplates.apply(caller, templateId, url), this.ownHostnames);
   }
 
@@ -197,6 +197,6 @@ export class LinkCreator {
         }
       }
     }
-    throw new AppError(503, 'CODE_SPACE_BUSY', 'Could not allocate a short code; try again');
+    throw errors.codeSpaceBusy();
   }
 }

@@ -53,7 +53,7 @@ export function registerLinkCrud<One extends TSchema>(
 
   app.get(
     base,
-    { config: { ...config, errors: ['VIEW_NOT_FOUND'] }, schema: { tags, summary: "List the caller's links, newest first; optionally by folder, tag, domain, search or saved view", querystring: ListQuery, response: { 200: List, ...errorResponses(400, 404) } } },
+    { config: { ...config, errors: ['VIEW_NOT_FOUND'] }, schema: { tags, operationId: `listLinks${options.surface}`, summary: "List the caller's links, newest first; optionally by folder, tag, domain, search or saved view", querystring: ListQuery, response: { 200: List, ...errorResponses(400, 404) } } },
     async (request) => {
       const page = await links.list(callerOf(request), request.query);
       const { limit, offset, hasMore } = page;
@@ -63,7 +63,7 @@ export function registerLinkCrud<One extends TSchema>(
 
   app.get(
     `${base}/:shortPath`,
-    { config: own, schema: { tags, summary: 'One link, by code or URL-encoded prefix%2Fslug', params: ShortPathParams, response: { 200: One, ...errorResponses(404) } } },
+    { config: own, schema: { tags, operationId: `getLink${options.surface}`, summary: 'One link, by code or URL-encoded prefix%2Fslug', params: ShortPathParams, response: { 200: One, ...errorResponses(404) } } },
     async (request) => present(await links.get(callerOf(request), request.params.shortPath)),
   );
 
@@ -71,7 +71,7 @@ export function registerLinkCrud<One extends TSchema>(
     `${base}/:shortPath`,
     {
       config: { ...config, errors: [...LINK_LOOKUP_ERRORS, ...LINK_RULE_ERRORS] },
-      schema: { tags, summary: 'Change destination, expiry, click cap or activation', params: ShortPathParams, body: UpdateLinkBody, response: { 200: One, ...errorResponses(400, 404) } },
+      schema: { tags, operationId: `updateLink${options.surface}`, summary: 'Change destination, expiry, click cap or activation', params: ShortPathParams, body: UpdateLinkBody, response: { 200: One, ...errorResponses(400, 404) } },
     },
     async (request) => {
       const input = { ...request.body, url: destinationOf(request.body) };
@@ -81,7 +81,7 @@ export function registerLinkCrud<One extends TSchema>(
 
   app.delete(
     `${base}/:shortPath`,
-    { config: own, schema: { tags, summary: 'Delete a link permanently', params: ShortPathParams, response: { 200: SuccessMessage, ...errorResponses(404) } } },
+    { config: own, schema: { tags, operationId: `deleteLink${options.surface}`, summary: 'Delete a link permanently', params: ShortPathParams, response: { 200: SuccessMessage, ...errorResponses(404) } } },
     async (request) => {
       await links.delete(callerOf(request), request.params.shortPath);
       return { success: true, message: 'Link deleted' };

@@ -15,7 +15,7 @@ export const linkRoutesA =
   async (app) => {
     app.post(
       '/api/v1/links',
-      { config: { ...config, errors: LINK_CREATE_ERRORS }, schema: { tags, summary: 'Create a short link', body: CreateLinkBodyA, response: { 201: CreatedLinkA, ...errorResponses(400, 409) } } },
+      { config: { ...config, errors: LINK_CREATE_ERRORS }, schema: { tags, operationId: 'createLinkA', summary: 'Create a short link', body: CreateLinkBodyA, response: { 201: CreatedLinkA, ...errorResponses(400, 409) } } },
       async (request, reply) => {
         const link = await links.create(callerOf(request), request.body);
         return reply.status(201).send(present.createdA(link));

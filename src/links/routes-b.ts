@@ -18,7 +18,7 @@ export const linkRoutesB =
       '/api/createShort',
       {
         config: { ...config, errors: ['INVALID_BASE64', ...LINK_CREATE_ERRORS] },
-        schema: { tags, summary: 'Create a short link from a Base64 destination', body: CreateShortBody, response: { 201: CreateShortResponse, ...errorResponses(400) } },
+        schema: { tags, operationId: 'createShortB', summary: 'Create a short link from a Base64 destination', body: CreateShortBody, response: { 201: CreateShortResponse, ...errorResponses(400) } },
       },
       async (request, reply) => {
         const link = await links.create(callerOf(request), { url: decodeBase64Destination(request.body.long) });
@@ -28,7 +28,7 @@ export const linkRoutesB =
 
     app.post(
       '/api/links',
-      { config: { ...config, errors: ['INVALID_BASE64', ...LINK_CREATE_ERRORS] }, schema: { tags, summary: 'Create a short link', body: CreateLinkBodyB, response: { 201: LinkB, ...errorResponses(400, 409) } } },
+      { config: { ...config, errors: ['INVALID_BASE64', ...LINK_CREATE_ERRORS] }, schema: { tags, operationId: 'createLinkB', summary: 'Create a short link', body: CreateLinkBodyB, response: { 201: LinkB, ...errorResponses(400, 409) } } },
       async (request, reply) => {
         const { url: _url, long: _long, ...options } = request.body;
         const link = await links.create(callerOf(request), { ...options, url: destinationOf(request.body) });

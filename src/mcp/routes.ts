@@ -33,6 +33,7 @@ export const mcpRoutes =
         config: { surface: 'A', access: { auth: 'required', minTier: 'any', charged: false } },
         schema: {
           tags,
+          operationId: 'mcpPost',
           summary: 'MCP over streamable HTTP (JSON-RPC 2.0), stateless',
           body: JsonRpc,
           response: { 200: { description: 'JSON-RPC 2.0 response', content: { 'application/json': { schema: {} } } }, ...errorResponses(401) },
@@ -62,7 +63,7 @@ export const mcpRoutes =
       app.route({
         method,
         url: '/mcp',
-        schema: { tags, summary: 'Not supported (stateless endpoint): 405', response: { 405: Type.Object({ jsonrpc: Type.String(), error: Type.Object({ code: Type.Integer(), message: Type.String() }), id: Type.Null() }) } },
+        schema: { tags, operationId: `mcp${method === 'GET' ? 'Get' : 'Delete'}`, summary: 'Not supported (stateless endpoint): 405', response: { 405: Type.Object({ jsonrpc: Type.String(), error: Type.Object({ code: Type.Integer(), message: Type.String() }), id: Type.Null() }) } },
         handler: async (_request, reply) => reply.status(405).header('allow', 'POST').send(notAllowed),
       });
     }

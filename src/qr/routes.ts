@@ -89,6 +89,7 @@ export const qrRoutes =
         config: { ...config, errors: ['INVALID_SIZE', 'INVALID_MARGIN', 'INVALID_COLOR', 'INVALID_BG_COLOR', 'INVALID_ECC', 'NOT_FOUND'] },
         schema: {
           tags,
+          operationId: 'getQrCode',
           summary: 'QR code PNG of a short link',
           params: Type.Object({ shortCode: Type.String({ pattern: CODE_PATTERN.source }) }),
           querystring: ImageQuery,
@@ -104,6 +105,7 @@ export const qrRoutes =
         config: { ...config, errors: ['INVALID_SIZE', 'INVALID_MARGIN', 'INVALID_COLOR', 'INVALID_BG_COLOR', 'INVALID_ECC', 'NOT_FOUND'] },
         schema: {
           tags,
+          operationId: 'getNamespacedQrCode',
           summary: 'QR code PNG of a namespaced short link',
           params: Type.Object({ prefix: Type.String(), slug: Type.String() }),
           querystring: ImageQuery,
@@ -125,7 +127,7 @@ export const qrRoutes =
 
       app.get(
         base,
-        { config: settingsConfig, schema: { tags: settingsTags, summary: "The account's QR defaults (the built-in ones until saved)", response: { 200: QrSettings } } },
+        { config: settingsConfig, schema: { tags: settingsTags, operationId: `getQrSettings${surface}`, summary: "The account's QR defaults (the built-in ones until saved)", response: { 200: QrSettings } } },
         async (request) => qr.settings(callerOf(request)),
       );
 
@@ -135,6 +137,7 @@ export const qrRoutes =
           config: { ...settingsConfig, errors: ['INVALID_SIZE', 'INVALID_MARGIN', 'INVALID_COLOR', 'INVALID_BG_COLOR', 'INVALID_ERROR_CORRECTION', 'INVALID_BODY'] },
           schema: {
             tags: settingsTags,
+            operationId: `updateQrSettings${surface}`,
             summary: "Change the account's QR defaults; fields not given keep their value",
             body: SettingsBody,
             response: { 200: QrSettings, ...errorResponses(400) },

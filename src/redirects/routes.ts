@@ -78,7 +78,7 @@ export const redirectRoutes =
 
     app.get(
       '/:code',
-      { childLoggerFactory, schema: { tags, summary: 'Follow a short link', params: Type.Object({ code: Type.String() }), response: responses(status) } },
+      { childLoggerFactory, schema: { tags, operationId: 'followShortLink', summary: 'Follow a short link', params: Type.Object({ code: Type.String() }), response: responses(status) } },
       async (request, reply) => {
         const { code } = request.params;
         if (code.endsWith('+')) {
@@ -94,7 +94,7 @@ export const redirectRoutes =
       '/:prefix/:slug',
       {
         childLoggerFactory,
-        schema: { tags, summary: 'Follow a namespaced short link', params: Type.Object({ prefix: Type.String(), slug: Type.String() }), response: responses(status) },
+        schema: { tags, operationId: 'followNamespacedShortLink', summary: 'Follow a namespaced short link', params: Type.Object({ prefix: Type.String(), slug: Type.String() }), response: responses(status) },
       },
       async (request, reply) => {
         const { prefix, slug } = request.params;

@@ -23,6 +23,7 @@ export const tagRoutes =
           config: { ...config, errors: ['MISSING_TAG', 'INVALID_TAG', 'TOO_MANY_TAGS', 'NOT_FOUND', 'ACCESS_DENIED'] },
           schema: {
             tags: groups,
+            operationId: `addLinkTags${s.surface}`,
             summary: 'Tag a link (at most 20 tags); a tag it already has, in any case, changes nothing',
             params: LinkTagParams,
             body: AddTagBody,
@@ -38,6 +39,7 @@ export const tagRoutes =
           config: { ...config, errors: ['INVALID_TAG', 'TAG_NOT_FOUND', 'NOT_FOUND', 'ACCESS_DENIED'] },
           schema: {
             tags: groups,
+            operationId: `removeLinkTag${s.surface}`,
             summary: 'Take a tag (any case) off a link',
             params: LinkTagOneParams,
             response: { 200: LinkTagsResult, ...errorResponses(400, 403, 404) },
@@ -48,7 +50,7 @@ export const tagRoutes =
 
       app.get(
         s.tags,
-        { config, schema: { tags: groups, summary: "The caller's tags with the number of links carrying each", response: { 200: TagList } } },
+        { config, schema: { tags: groups, operationId: `listTags${s.surface}`, summary: "The caller's tags with the number of links carrying each", response: { 200: TagList } } },
         async (request) => tags.list(callerOf(request)),
       );
     }

@@ -24,6 +24,7 @@ export const linkScanRoutes =
         config: { surface: 'B', access: { auth: 'none' }, errors: ['NOT_FOUND'] },
         schema: {
           tags: ['trust (B)'],
+          operationId: 'getLinkScanB',
           summary: "A link's trust score (public)",
           params: Type.Object({ short: Type.String({ description: 'The short code (or the URL-encoded prefix%2Fslug)' }) }),
           response: { 200: TrustScoreBody, ...errorResponses(404, 500) },

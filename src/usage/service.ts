@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Caller } from '../accounts/service.js';
 import type { Plans } from '../accounts/plans.js';
 import type { Clock } from '../clock.js';
-import { AppError } from '../errors.js';
+import { errors, type AppError } from '../errors.js';
 import type { Charge, CounterStore } from './counters.js';
 import { COUNTED_LIMITS, periodAt, type CountedLimit } from './windows.js';
 
@@ -138,7 +138,7 @@ export class UsageService {
       .filter((s, i) => (counts[i] ?? 0) + amount > planned[i]!.charge.limit)
       .reduce((a, b) => (b.resetAtMs > a.resetAtMs ? b : a));
     const retryAfter = Math.max(1, Math.ceil((exceeded.resetAtMs - this.clock.now().getTime()) / 1000));
-    return new AppError(429, 'RATE_LIMITED', `Rate limit exceeded: ${exceeded.limit} ${LABELS[exceeded.name]}`, {
+    return errors.rateLimited(exceeded.limit, LABELS[exceeded.name]).withHeaders({
       ...rateLimitHeaders({ ...exceeded, remaining: Math.max(0, exceeded.remaining) }),
       'retry-after': String(retryAfter),
     });

@@ -17,7 +17,7 @@ export const utmTemplateRoutes =
       const config = { surface, access: { auth: 'required' } } as const;
       const tags = [`utm templates (${surface})`];
 
-      app.get(base, { config, schema: { tags, summary: "The caller's UTM templates, oldest first", response: { 200: UtmTemplateList } } }, async (request) =>
+      app.get(base, { config, schema: { tags, operationId: `listUtmTemplates${surface}`, summary: "The caller's UTM templates, oldest first", response: { 200: UtmTemplateList } } }, async (request) =>
         templates.list(callerOf(request)),
       );
 
@@ -25,7 +25,7 @@ export const utmTemplateRoutes =
         base,
         {
           config: { ...config, errors: ['MISSING_NAME', 'INVALID_NAME', 'MISSING_UTM_FIELDS', 'INVALID_UTM_SOURCE', 'INVALID_UTM_MEDIUM', 'INVALID_UTM_CAMPAIGN', 'INVALID_UTM_TERM', 'INVALID_UTM_CONTENT', 'TEMPLATE_EXISTS'] },
-          schema: { tags, summary: 'Create a UTM template', body: CreateUtmTemplateBody, response: { 201: UtmTemplateObject, ...errorResponses(400, 409) } },
+          schema: { tags, operationId: `createUtmTemplate${surface}`, summary: 'Create a UTM template', body: CreateUtmTemplateBody, response: { 201: UtmTemplateObject, ...errorResponses(400, 409) } },
         },
         async (request, reply) => reply.status(201).send(await templates.create(callerOf(request), request.body)),
       );
@@ -36,6 +36,7 @@ export const utmTemplateRoutes =
           config: { ...config, errors: ['TEMPLATE_NOT_FOUND'] },
           schema: {
             tags,
+            operationId: `deleteUtmTemplate${surface}`,
             summary: 'Delete a UTM template; links made with it keep their destinations',
             params: UtmTemplateParams,
             response: { 200: SuccessMessage, ...errorResponses(404) },

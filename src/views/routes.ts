@@ -17,7 +17,7 @@ export const savedViewRoutes =
       const config = { surface, access: { auth: 'required' } } as const;
       const tags = [`saved views (${surface})`];
 
-      app.get(base, { config, schema: { tags, summary: "The caller's saved views, oldest first", response: { 200: SavedViewList } } }, async (request) =>
+      app.get(base, { config, schema: { tags, operationId: `listViews${surface}`, summary: "The caller's saved views, oldest first", response: { 200: SavedViewList } } }, async (request) =>
         views.list(callerOf(request)),
       );
 
@@ -27,6 +27,7 @@ export const savedViewRoutes =
           config: { ...config, errors: ['MISSING_NAME', 'INVALID_NAME', 'MISSING_FILTERS', 'INVALID_FILTERS', 'INVALID_SEARCH', 'INVALID_DOMAIN', 'INVALID_TAG', 'INVALID_FOLDER_ID', 'FOLDER_NOT_FOUND', 'VIEW_EXISTS'] },
           schema: {
             tags,
+            operationId: `createView${surface}`,
             summary: 'Save a link-list filter under a name; list by it with ?view=<id> on the link list',
             body: CreateSavedViewBody,
             response: { 201: SavedViewObject, ...errorResponses(400, 404, 409) },
@@ -41,6 +42,7 @@ export const savedViewRoutes =
           config: { ...config, errors: ['INVALID_NAME', 'INVALID_FILTERS', 'INVALID_SEARCH', 'INVALID_DOMAIN', 'INVALID_TAG', 'INVALID_BODY', 'FOLDER_NOT_FOUND', 'VIEW_NOT_FOUND', 'VIEW_EXISTS'] },
           schema: {
             tags,
+            operationId: `updateView${surface}`,
             summary: 'Rename a view or replace its filters; only the fields sent change',
             params: SavedViewParams,
             body: UpdateSavedViewBody,
@@ -52,7 +54,7 @@ export const savedViewRoutes =
 
       app.delete(
         `${base}/:id`,
-        { config: { ...config, errors: ['VIEW_NOT_FOUND'] }, schema: { tags, summary: 'Delete a saved view; its links are untouched', params: SavedViewParams, response: { 200: SuccessMessage, ...errorResponses(404) } } },
+        { config: { ...config, errors: ['VIEW_NOT_FOUND'] }, schema: { tags, operationId: `deleteView${surface}`, summary: 'Delete a saved view; its links are untouched', params: SavedViewParams, response: { 200: SuccessMessage, ...errorResponses(404) } } },
         async (request) => {
           await views.delete(callerOf(request), request.params.id);
           return { success: true, message: 'Saved view deleted' };

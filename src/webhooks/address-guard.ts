@@ -12,7 +12,7 @@ export function isPublicAddress(ip: string): boolean {
   return address.range() === 'unicast';
 }
 
-const invalid = (why: string) => new AppError(400, 'INVALID_URL', `Invalid webhook URL: ${why}`);
+const invalid = (why: string) => new AppError('INVALID_URL', `Invalid webhook URL: ${why}`);
 
 /**
  * The checks a webhook URL gets when it is saved. Host names are resolved again at every delivery, since DNS

@@ -1,4 +1,4 @@
-import { AppError } from '../errors.js';
+import { errors } from '../errors.js';
 
 /** The seven webhook events of spec section 6, by their full names (the only names accepted). */
 export const WEBHOOK_EVENTS = [
@@ -18,12 +18,12 @@ const isWebhookEvent = (name: unknown): name is WebhookEvent => (WEBHOOK_EVENTS 
 /** A non-empty list of full event names, deduplicated and sorted; anything else is INVALID_EVENTS. */
 export function checkEvents(value: unknown): WebhookEvent[] {
   if (!Array.isArray(value) || value.length === 0) {
-    throw new AppError(400, 'INVALID_EVENTS', `events must be a non-empty list of event names: ${WEBHOOK_EVENTS.join(', ')}`);
+    throw errors.invalidEvents(`events must be a non-empty list of event names: ${WEBHOOK_EVENTS.join(', ')}`);
   }
   const unknown = value.filter((name) => !isWebhookEvent(name));
   if (unknown.length > 0) {
     const shown = unknown.map((n) => JSON.stringify(n)).join(', ');
-    throw new AppError(400, 'INVALID_EVENTS', `Unknown events ${shown}: use full names such as link.click (${WEBHOOK_EVENTS.join(', ')})`);
+    throw errors.invalidEvents(`Unknown events ${shown}: use full names such as link.click (${WEBHOOK_EVENTS.join(', ')})`);
   }
   return [...new Set(value as WebhookEvent[])].sort();
 }

@@ -71,32 +71,39 @@ export const webhookRoutes =
     ] as const) {
       const config = { surface, access: { auth: 'required' } } as const;
       const tags = [`webhooks (${surface})`];
+      const notFound = { ...config, errors: ['WEBHOOK_NOT_FOUND'] } as const;
 
-      app.get(base, { config, schema: { tags, summary: "The caller's webhooks and the plan's maximum", response: { 200: Type.Object({ webhooks: Type.Array(WebhookObject), limit: Nullable(Type.Integer()) }) } } }, async (request) =>
+      app.get(base, { config, schema: { operationId: `listWebhooks${surface}`, tags, summary: "The caller's webhooks and the plan's maximum", response: { 200: Type.Object({ webhooks: Type.Array(WebhookObject), limit: Nullable(Type.Integer()) }) } } }, async (request) =>
         webhooks.list(callerOf(request)),
       );
 
       app.post(
         base,
-        { config, schema: { tags, summary: 'Subscribe an endpoint to events', body: CreateBody, response: { 201: Created, ...errorResponses(400, 403) } } },
+        {
+          config: { ...config, errors: ['INVALID_URL', 'INVALID_EVENTS', 'INVALID_NAME', 'INVALID_SECRET', 'DUPLICATE_WEBHOOK', 'WEBHOOK_LIMIT_REACHED'] },
+          schema: { operationId: `createWebhook${surface}`, tags, summary: 'Subscribe an endpoint to events', body: CreateBody, response: { 201: Created, ...errorResponses(400, 403) } },
+        },
         async (request, reply) => reply.status(201).send(await webhooks.create(callerOf(request), request.body)),
       );
 
       app.get(
         `${base}/:webhookId`,
-        { config, schema: { tags, summary: 'One webhook', params: Params, response: { 200: WebhookObject, ...errorResponses(404) } } },
+        { config: notFound, schema: { operationId: `getWebhook${surface}`, tags, summary: 'One webhook', params: Params, response: { 200: WebhookObject, ...errorResponses(404) } } },
         async (request) => webhooks.get(callerOf(request), request.params.webhookId),
       );
 
       app.patch(
         `${base}/:webhookId`,
-        { config, schema: { tags, summary: 'Change URL, events, name or enabled', params: Params, body: UpdateBody, response: { 200: WebhookObject, ...errorResponses(400, 404) } } },
+        {
+          config: { ...config, errors: ['WEBHOOK_NOT_FOUND', 'INVALID_URL', 'INVALID_EVENTS', 'INVALID_NAME', 'INVALID_SECRET', 'INVALID_ENABLED', 'INVALID_BODY', 'DUPLICATE_WEBHOOK'] },
+          schema: { operationId: `updateWebhook${surface}`, tags, summary: 'Change URL, events, name or enabled', params: Params, body: UpdateBody, response: { 200: WebhookObject, ...errorResponses(400, 404) } },
+        },
         async (request) => webhooks.update(callerOf(request), request.params.webhookId, request.body),
       );
 
       app.delete(
         `${base}/:webhookId`,
-        { config, schema: { tags, summary: 'Delete a webhook and its pending deliveries', params: Params, response: { 200: SuccessMessage, ...errorResponses(404) } } },
+        { config: notFound, schema: { operationId: `deleteWebhook${surface}`, tags, summary: 'Delete a webhook and its pending deliveries', params: Params, response: { 200: SuccessMessage, ...errorResponses(404) } } },
         async (request) => {
           await webhooks.delete(callerOf(request), request.params.webhookId);
           return { success: true, message: 'Webhook deleted' };
@@ -105,15 +112,16 @@ export const webhookRoutes =
 
       app.post(
         `${base}/:webhookId/test`,
-        { config, schema: { tags, summary: 'Send a signed test payload now', params: Params, response: { 200: TestResult, ...errorResponses(404) } } },
+        { config: notFound, schema: { operationId: `testWebhook${surface}`, tags, summary: 'Send a signed test payload now', params: Params, response: { 200: TestResult, ...errorResponses(404) } } },
         async (request) => webhooks.test(callerOf(request), request.params.webhookId),
       );
 
       app.get(
         `${base}/:webhookId/deliveries`,
         {
-          config,
+          config: notFound,
           schema: {
+            operationId: `listWebhookDeliveries${surface}`,
             tags,
             summary: 'The delivery log, newest first',
             params: Params,

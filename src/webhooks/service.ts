@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Plans } from '../accounts/plans.js';
 import type { Caller } from '../accounts/service.js';
 import type { Clock } from '../clock.js';
-import { AppError, requireChange } from '../errors.js';
+import { AppError, errors, requireChange } from '../errors.js';
 import { newId } from '../ids.js';
 import { checkWebhookUrl } from './address-guard.js';
 import { deliveryHeaders } from './dispatcher.js';
@@ -78,12 +78,12 @@ const toDelivery = (row: DeliveryRow): Delivery => ({
   finishedAt: row.finished_at,
 });
 
-const notFound = () => new AppError(404, 'WEBHOOK_NOT_FOUND', 'Webhook not found');
+const notFound = () => errors.webhookNotFound();
 
 function checkName(value: unknown, url: string): string {
   if (value === undefined || value === null) return new URL(url).hostname;
   if (typeof value !== 'string' || value.trim().length === 0 || value.length > 100) {
-    throw new AppError(400, 'INVALID_NAME', 'name must be 1-100 characters');
+    throw new AppError('INVALID_NAME', 'name must be 1-100 characters');
   }
   return value.trim();
 }
@@ -91,7 +91,7 @@ function checkName(value: unknown, url: string): string {
 function checkSecret(value: unknown): string {
   if (value === undefined || value === null) return `whsec_${randomBytes(24).toString('hex')}`;
   if (typeof value !== 'string' || value.length === 0 || value.length > 256) {
-    throw new AppError(400, 'INVALID_SECRET', 'secret must be 1-256 characters');
+    throw errors.invalidSecret();
   }
   return value;
 }
@@ -132,7 +132,7 @@ export class WebhookService {
     const secret = checkSecret(input.secret);
     const limit = this.plans[caller.tier].webhooks;
     if (limit !== null && (await this.repo.count(caller.accountId)) >= limit) {
-      throw new AppError(403, 'WEBHOOK_LIMIT_REACHED', `Your plan allows ${limit} webhook${limit === 1 ? '' : 's'}; upgrade for more`);
+      throw errors.webhookLimitReached(limit);
     }
     if (await this.repo.hasDuplicate(caller.accountId, url, events.join(','), null)) throw duplicate();
     const row: WebhookRow = {
@@ -160,7 +160,7 @@ export class WebhookService {
     // A name that was the default (the host) follows a new URL; a chosen one stays.
     const defaultName = current.name === new URL(current.url).hostname;
     const name = input.name !== undefined ? checkName(input.name, url) : defaultName ? new URL(url).hostname : current.name;
-    if (input.enabled !== undefined && typeof input.enabled !== 'boolean') throw new AppError(400, 'INVALID_ENABLED', 'enabled must be true or false');
+    if (input.enabled !== undefined && typeof input.enabled !== 'boolean') throw errors.invalidEnabled();
     const enabled = input.enabled === undefined ? Number(current.enabled) : input.enabled ? 1 : 0;
     if ((url !== current.url || events !== current.events) && (await this.repo.hasDuplicate(caller.accountId, url, events, id))) throw duplicate();
     const row = await this.repo.update(id, { url, events, name, enabled });
@@ -198,5 +198,5 @@ export class WebhookService {
   }
 }
 
-const duplicate = () => new AppError(400, 'DUPLICATE_WEBHOOK', 'A webhook with this URL and these events already exists');
+const duplicate = () => errors.duplicateWebhook();
 
