@@ -167,7 +167,25 @@ async function run(argv: string[]): Promise<number> {
     if (result !== undefined) await write(process.stdout, `${JSON.stringify(result)}\n`);
     return 0;
   } finally {
-    await core.close();
+    await closeWithin(core, log, CLOSE_DEADLINE_MS);
+  }
+}
+
+/** How long a finished command waits for the database and journal to close before it exits anyway. */
+const CLOSE_DEADLINE_MS = 10_000;
+
+/**
+ * Closes the core, but never lets a command whose work is done and answered hang on the way out: a close that has
+ * not finished by the deadline is logged (what was open, for a bug report) and the process exits all the same.
+ */
+async function closeWithin(core: Core, log: FastifyBaseLogger, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), ms)));
+  const outcome = await Promise.race([core.close().then(() => 'closed' as const), late]);
+  clearTimeout(timer);
+  if (outcome === 'late') {
+    const open = process.getActiveResourcesInfo();
+    log.warn({ open }, `closing the database took longer than ${ms / 1000} s; exiting anyway (nothing is lost: the command had finished)`);
   }
 }
 
