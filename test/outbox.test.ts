@@ -5,7 +5,8 @@ import { toLink } from '../src/links/link.js';
 import type { LinkRow } from '../src/links/repository.js';
 import { dialectName, sharedDatabase, startApp, useTestApp, type TestApp, type TestUser } from './helpers/app.js';
 import { startReceiver, waitFor, type Receiver } from './helpers/receiver.js';
-import type { CreatedWebhook, Delivery } from './helpers/webhook-shapes.js';
+import type { CreatedWebhook } from './helpers/webhook-shapes.js';
+import { createWebhook, deliveries } from './helpers/webhooks.js';
 
 /**
  * The transactional outbox: a change writes its webhook events in its own transaction (outbox_events), and a
@@ -13,20 +14,7 @@ import type { CreatedWebhook, Delivery } from './helpers/webhook-shapes.js';
  * committed before a shutdown is delivered after the restart, and instances sharing a database relay it once.
  */
 
-const HOOKS = '/api/v1/webhooks';
 const LINKS = '/api/v1/links';
-
-async function createWebhook(t: TestApp, user: TestUser, url: string, events: string[]): Promise<CreatedWebhook> {
-  const res = await t.as(user, { method: 'POST', url: HOOKS, payload: { url, events } });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json<CreatedWebhook>();
-}
-
-async function deliveries(t: TestApp, user: TestUser, hookId: string): Promise<Delivery[]> {
-  const res = await t.as(user, { method: 'GET', url: `${HOOKS}/${hookId}/deliveries?limit=100` });
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json<{ deliveries: Delivery[] }>().deliveries;
-}
 
 async function createLink(t: TestApp, user: TestUser, url: string): Promise<string> {
   const res = await t.as(user, { method: 'POST', url: LINKS, payload: { url } });
@@ -131,7 +119,7 @@ describe(`a change and its events commit or vanish together (${dialectName})`, (
     const events = receiver.to('/refused').map((r) => r.headers['x-snip-event']);
     expect(events).toEqual(['link.created', 'link.updated']);
     await waitFor('the outbox emptied', async () => (await count(db, 'outbox_events')) === 0);
-    expect((await deliveries(t, user, hook.id)).map((d) => d.event).sort()).toEqual(['link.created', 'link.updated']);
+    expect((await deliveries(t, user, hook.id, '?limit=100')).map((d) => d.event).sort()).toEqual(['link.created', 'link.updated']);
   });
   it('click events are written in the click batch\'s transaction: a failed batch leaves no clicks and no events, its retry both once', async () => {
     const db = t.core.database.db;
@@ -194,10 +182,10 @@ describe(`committed events outlive the process that wrote them (${dialectName})`
 
       const app2 = await startApp(env);
       try {
-        const done = await waitFor('the delivery logged as delivered', async () => (await deliveries(app2, user, hook.id)).find((d) => d.status === 'delivered'));
+        const done = await waitFor('the delivery logged as delivered', async () => (await deliveries(app2, user, hook.id, '?limit=100')).find((d) => d.status === 'delivered'));
         // Exactly once: the event left the outbox as its one delivery was made, and that delivery was sent once.
         expect(await count(app2.core.database.db, 'outbox_events')).toBe(0);
-        expect(await deliveries(app2, user, hook.id)).toHaveLength(1);
+        expect(await deliveries(app2, user, hook.id, '?limit=100')).toHaveLength(1);
         const sent = receiver.to('/restart');
         expect(sent).toHaveLength(1);
         expect(sent[0]!.headers['x-snip-delivery']).toBe(done.id);
@@ -252,7 +240,7 @@ describe(`two instances relay each event once (${dialectName})`, () => {
     b.core.relay.start();
 
     await waitFor('80 deliveries', () => receiver.to('/two').length >= 80, 15_000);
-    await waitFor('every delivery logged as delivered', async () => (await deliveries(a, user, hook.id)).filter((d) => d.status === 'delivered').length === 80);
+    await waitFor('every delivery logged as delivered', async () => (await deliveries(a, user, hook.id, '?limit=100')).filter((d) => d.status === 'delivered').length === 80);
     expect(await count(a.core.database.db, 'outbox_events')).toBe(0);
     expect(await count(a.core.database.db, 'webhook_deliveries', { column: 'webhook_id', value: hook.id })).toBe(80);
     const sent = receiver.to('/two');

@@ -3,6 +3,7 @@ import { dialectName, sharedDatabase, startApp, type TestApp, type TestUser } fr
 import { startDnsServer, type DnsServer } from './helpers/dns-server.js';
 import { expectedSignature, startReceiver, waitFor, type Receiver, type ReceivedRequest } from './helpers/receiver.js';
 import type { CreatedWebhook, Delivery, TestResult } from './helpers/webhook-shapes.js';
+import { createWebhook, deliveries } from './helpers/webhooks.js';
 
 /**
  * Webhook delivery beyond one process and one DNS answer: the outbox carries pending deliveries and scheduled
@@ -12,18 +13,6 @@ import type { CreatedWebhook, Delivery, TestResult } from './helpers/webhook-sha
 
 const HOOKS = '/api/v1/webhooks';
 const LINKS = '/api/v1/links';
-
-async function createWebhook(t: TestApp, user: TestUser, url: string, events: string[]): Promise<CreatedWebhook> {
-  const res = await t.as(user, { method: 'POST', url: HOOKS, payload: { url, events } });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json<CreatedWebhook>();
-}
-
-async function deliveries(t: TestApp, user: TestUser, hookId: string): Promise<Delivery[]> {
-  const res = await t.as(user, { method: 'GET', url: `${HOOKS}/${hookId}/deliveries` });
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json<{ deliveries: Delivery[] }>().deliveries;
-}
 
 async function testWebhook(t: TestApp, user: TestUser, hookId: string): Promise<TestResult> {
   const res = await t.as(user, { method: 'POST', url: `${HOOKS}/${hookId}/test` });
