@@ -135,7 +135,7 @@ async function cli(env, args) {
     cwd: REPO,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true, // its own group, so a hung CLI (npm -> sh -> tsx -> node) can be killed as a whole
+    detached: true, // its own group, so a hung CLI (npm -> sh -> node) can be killed as a whole
   });
   liveGroups.add(child.pid);
   let stdout = '';

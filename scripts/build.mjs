@@ -1,5 +1,6 @@
-// Compiles src/ into dist/ with tsc. With --if-stale (used by `npm ci` and `npm start`) it does nothing when
-// dist/ was built after the last change to the sources, so a start costs a file walk, not a compile.
+// Compiles src/ into dist/ with tsc. With --if-stale (used by `npm ci`, `npm start`, `npm run cli` and the tests) it
+// does nothing when dist/ was built after the last change to the sources, so a start costs a file walk, not a
+// compile. Progress goes to stderr: a CLI command's stdout is its JSON line and nothing else.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -47,14 +48,20 @@ if (tsc === null) {
 }
 
 const started = Date.now();
-process.stdout.write('snip: compiling TypeScript into dist/ (once after an install or a change to src/) ...\n');
-// Start from an empty dist/ so files of deleted sources cannot linger in the build.
-fs.rmSync(dist, { recursive: true, force: true });
-const result = spawnSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json')], { stdio: 'inherit', cwd: root });
+process.stderr.write('snip: compiling TypeScript into dist/ (once after an install or a change to src/) ...\n');
+// Compile into a fresh folder beside dist/ and swap it in when done: files of deleted sources cannot linger, and a
+// server or CLI starting meanwhile (or a second build) still finds the previous, complete dist/.
+const next = `${dist}.next-${process.pid}`;
+fs.rmSync(next, { recursive: true, force: true });
+const result = spawnSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json'), '--outDir', next], { stdio: 'inherit', cwd: root });
 if (result.status !== 0) {
-  fs.rmSync(stamp, { force: true });
+  fs.rmSync(next, { recursive: true, force: true });
   process.stderr.write('snip: the TypeScript build failed (errors above)\n');
   process.exit(result.status ?? 1);
 }
-fs.writeFileSync(stamp, `${new Date().toISOString()}\n`);
-process.stdout.write(`snip: built in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+fs.writeFileSync(path.join(next, '.build-stamp'), `${new Date().toISOString()}\n`);
+const previous = `${dist}.old-${process.pid}`;
+if (fs.existsSync(dist)) fs.renameSync(dist, previous);
+fs.renameSync(next, dist);
+fs.rmSync(previous, { recursive: true, force: true });
+process.stderr.write(`snip: built in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);

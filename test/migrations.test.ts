@@ -13,7 +13,7 @@ describe('migrations on a shared SQLite file', () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'snip-migrate-'));
     try {
       const starts = [1, 2, 3, 4].map(() =>
-        run(process.execPath, ['--import', 'tsx', 'test/helpers/open-database.ts'], { env: { ...process.env, DATA_DIR: dataDir } }),
+        run(process.execPath, ['test/helpers/open-database.mjs'], { env: { ...process.env, DATA_DIR: dataDir } }),
       );
       const results = await Promise.allSettled(starts);
       expect(results.map((r) => (r.status === 'rejected' ? String(r.reason) : r.value.stdout.trim()))).toEqual(['ok', 'ok', 'ok', 'ok']);

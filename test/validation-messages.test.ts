@@ -11,7 +11,7 @@ import { callTool, Clients, listenMcp, textJson, type ToolError } from './helper
 
 /**
  * A value that breaks a schema rule is refused with the field's stable code (MISSING_<FIELD>, INVALID_<FIELD>,
- * INVALID_BODY) and a sentence a person can read, naming the field: on REST (Ajv), in MCP tool calls (zod) and in
+ * INVALID_BODY) and a sentence a person can read, naming the field: on REST and in MCP tool calls (both Ajv, against TypeBox schemas) and in
  * the PLANS_FILE (TypeBox). One row per kind of rule.
  */
 
@@ -106,7 +106,7 @@ describe(`validation messages of MCP tool arguments (${dialectName})`, () => {
     ['maximum', 'update_qr_settings', { margin: 11 }, 'INVALID_MARGIN', 'margin must be at most 10'],
     ['minimum', 'list_links', { limit: 0 }, 'INVALID_LIMIT', 'limit must be at least 1'],
     ['integer', 'shorten_url', { url: 'https://example.com', maxClicks: 1.5 }, 'INVALID_MAX_CLICKS', 'maxClicks must be an integer'],
-    // REST's schema says integer; zod's "is a number" check reads the same here.
+    // REST's schema says integer, and so does the tool's (the same TypeBox schema): one sentence for both.
     ['type integer', 'update_qr_settings', { size: 'big' }, 'INVALID_SIZE', 'size must be an integer'],
     ['type string', 'shorten_url', { url: 5 }, 'INVALID_URL', 'url must be a string'],
     ['type boolean', 'update_webhook', { webhookId: 'whk_none', enabled: 'yes' }, 'INVALID_ENABLED', 'enabled must be true or false'],

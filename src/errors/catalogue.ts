@@ -4,8 +4,8 @@
  * operation may answer and a code cannot mean 403 in one place and 404 in another.
  *
  * A message is a function so a code's sentence is written once even when it names a value (`emailTaken(email)`).
- * `scope: 'cli'` marks the codes only the operator CLI answers (its arguments and files, creating accounts); the
- * HTTP API and MCP never do.
+ * `scope: 'cli'` marks the codes only the operator CLI answers (its arguments and files, creating accounts), and
+ * `scope: 'mcp'` the ones only MCP tool calls answer (a tool it does not have); REST routes never answer either.
  *
  * Field codes: a schema failure is `INVALID_<FIELD>` or `MISSING_<FIELD>` (400) for whichever top-level field the
  * input names (src/http/validation-messages.ts). They are one pattern entry rather than one entry per field:
@@ -18,7 +18,7 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 interface Entry {
   status: number;
   message: (...args: never[]) => string;
-  scope?: 'cli';
+  scope?: 'cli' | 'mcp';
 }
 
 export const catalogue = {
@@ -144,6 +144,7 @@ export const catalogue = {
   WEBHOOK_NOT_FOUND: { status: 404, message: () => 'Webhook not found' },
   ACCOUNT_NOT_FOUND: { status: 404, message: (detail = 'Account not found') => detail },
   KEY_NOT_FOUND: { status: 404, message: (detail = 'No active API key matches') => detail },
+  UNKNOWN_TOOL: { status: 404, scope: 'mcp', message: (name: string) => `No tool is named "${name}"; tools/list names them all` },
   NAMESPACE_NOT_FOUND: { status: 404, message: (prefix: string) => `You hold no namespace "${prefix}"` },
 
   // 409
@@ -213,6 +214,5 @@ export function statusOf(code: ErrorCode): number {
   return isCatalogueCode(code) ? catalogue[code].status : FIELD_CODE_STATUS;
 }
 
-/** The codes the HTTP API (REST and MCP) may answer with, that is every code but the CLI's own. */
-export const httpCodes = (): CatalogueCode[] =>
-  (Object.keys(catalogue) as CatalogueCode[]).filter((code) => !('scope' in catalogue[code] && catalogue[code].scope === 'cli'));
+/** The codes REST routes may answer with (the OpenAPI lists them): every code but the CLI's and MCP's own. */
+export const httpCodes = (): CatalogueCode[] => (Object.keys(catalogue) as CatalogueCode[]).filter((code) => !('scope' in catalogue[code]));

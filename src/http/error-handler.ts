@@ -1,76 +1,10 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { AppError, errors, type ErrorCode } from '../errors.js';
-import { validationError, type BrokenRule, type FieldPath } from './validation-messages.js';
+import { fromSchemaIssues } from './schema-issues.js';
 import { settle } from '../access/policy.js';
-
-type ValidationIssue = NonNullable<FastifyError['validation']>[number];
 
 /** The part of the request a rule about the whole of it is about, by Fastify's validation context. */
 const WHOLE: Record<string, string> = { body: 'The body', querystring: 'The query', params: 'The path', headers: 'The headers' };
-
-/** `/links/0/url` as ['links', 0, 'url'] (JSON Pointer, with its ~1 and ~0 escapes). */
-const pathOf = (pointer: string): FieldPath =>
-  pointer
-    .split('/')
-    .slice(1)
-    .map((s) => (/^\d+$/.test(s) ? Number(s) : s.replace(/~1/g, '/').replace(/~0/g, '~')));
-
-/** Ajv's keyword and params as the rule broken; keywords the API's schemas do not use read "is invalid". */
-function ruleOf({ keyword, params }: ValidationIssue): BrokenRule {
-  const limit = Number(params.limit);
-  switch (keyword) {
-    case 'required':
-      return { rule: 'required' };
-    case 'enum':
-      return { rule: 'choice', values: params.allowedValues as unknown[] };
-    case 'const':
-      return { rule: 'choice', values: [params.allowedValue] };
-    case 'minimum':
-      return { rule: 'atLeast', limit };
-    case 'maximum':
-      return { rule: 'atMost', limit };
-    case 'exclusiveMinimum':
-      return { rule: 'above', limit };
-    case 'exclusiveMaximum':
-      return { rule: 'below', limit };
-    case 'minLength':
-    case 'maxLength':
-    case 'minItems':
-    case 'maxItems':
-      return { rule: keyword, limit };
-    case 'minProperties':
-      return { rule: 'minFields', limit };
-    case 'type':
-      return { rule: 'type', type: String(params.type) };
-    case 'format':
-      return { rule: 'format', format: String(params.format) };
-    case 'pattern':
-      return { rule: 'pattern', pattern: String(params.pattern) };
-    case 'additionalProperties':
-      return { rule: 'unknownField', name: String(params.additionalProperty) };
-    default:
-      return { rule: 'invalid' };
-  }
-}
-
-/**
- * A failed union (TypeBox's Union of Literals is an anyOf of consts) comes as one error per branch, then its own;
- * when every branch is a constant, the constants are the values allowed.
- */
-function unionRule(union: ValidationIssue, issues: ValidationIssue[]): BrokenRule {
-  const branches = issues.filter((i) => i.schemaPath.startsWith(`${union.schemaPath}/`));
-  return branches.every((b) => b.keyword === 'const') ? { rule: 'choice', values: branches.map((b) => b.params.allowedValue) } : { rule: 'invalid' };
-}
-
-/** Schema failures become `MISSING_<FIELD>` or `INVALID_<FIELD>` with a sentence naming the field (see validation-messages). */
-function fromValidation(issues: ValidationIssue[], context: string | undefined): AppError {
-  const first = issues[0]!;
-  const union = issues.find((i) => (i.keyword === 'anyOf' || i.keyword === 'oneOf') && first.schemaPath.startsWith(`${i.schemaPath}/`));
-  const issue = union ?? first;
-  // Ajv reports a missing property at its parent; the field is the one missing.
-  const missing = issue.keyword === 'required' ? [String(issue.params.missingProperty)] : [];
-  return validationError([...pathOf(issue.instancePath), ...missing], union ? unionRule(union, issues) : ruleOf(issue), WHOLE[context ?? '']);
-}
 
 const FASTIFY_CODES: Record<string, () => AppError> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: errors.unsupportedMediaType,
@@ -90,7 +24,7 @@ const BY_STATUS: Record<number, (message: string) => AppError> = {
 export function toAppError(error: FastifyError | AppError | Error): AppError {
   if (error instanceof AppError) return error;
   const fastifyError = error as FastifyError;
-  if (fastifyError.validation) return fromValidation(fastifyError.validation, fastifyError.validationContext);
+  if (fastifyError.validation) return fromSchemaIssues(fastifyError.validation, WHOLE[fastifyError.validationContext ?? '']);
   const known = fastifyError.code ? FASTIFY_CODES[fastifyError.code] : undefined;
   if (known) return known();
   if (error instanceof SyntaxError || (fastifyError.statusCode === 400 && /JSON/i.test(error.message))) return errors.invalidJson();

@@ -3,6 +3,13 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox';
 /** OpenAPI 3.0 spells "may be null" as `nullable: true`; Ajv and the serializer both honour it. */
 export const Nullable = <T extends TSchema>(schema: T) => Type.Unsafe<Static<T> | null>({ ...schema, nullable: true });
 
+/**
+ * One of a few strings, as one `enum`: a union of constants would be an `anyOf`, which generated clients and some
+ * model providers' tool dialects read poorly. Ajv's error for it names the values allowed, as the union's did.
+ */
+export const StringEnum = <const T extends string>(values: readonly T[], options: { description?: string } = {}) =>
+  Type.Unsafe<T>({ type: 'string', enum: [...values], ...options });
+
 export const DateTime = (description?: string) => Type.String({ format: 'date-time', ...(description ? { description } : {}) });
 
 /** Description A's error body, which every surface of Snip answers with. */

@@ -1,8 +1,8 @@
 import { AppError, errors, type FieldCode } from '../errors.js';
 
 /**
- * What a schema asked of a value and did not get. Ajv (REST) and zod (MCP tools) report this in their own words;
- * each surface translates into this, so a field breaks the same rule with the same code and sentence everywhere.
+ * What a schema asked of a value and did not get. Ajv reports it in its own words (REST bodies and queries, MCP tool
+ * arguments; src/http/schema-issues.ts translates), and so a field breaks the same rule with the same code and sentence everywhere.
  */
 export type BrokenRule =
   | { rule: 'required' }

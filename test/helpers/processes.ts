@@ -12,10 +12,11 @@ import { fileURLToPath } from 'node:url';
  */
 export const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 /**
- * `npx tsx FILE` is node with tsx's loader plus a wrapper process around it; `node --import tsx FILE` is the same
- * program in one process, so it starts faster and a signal sent to it reaches Snip itself.
+ * The program as shipped: `node dist/...` (built before the tests by test/global-setup.ts), the way `npm start` and
+ * `npm run cli` run it. Not tsx: its loader hooks run on a worker thread, and a short-lived process under them
+ * sometimes printed its output and then never exited (Node 24, loaded machine).
  */
-const tsxNode = (file: string, args: string[] = []): [string, string[]] => [process.execPath, ['--import', 'tsx', file, ...args]];
+const shipped = (file: string, args: string[] = []): [string, string[]] => [process.execPath, ['--enable-source-maps', path.join('dist', file), ...args]];
 
 /** Every child started here, so a failing test cannot leave one behind. */
 const started = new Set<ChildProcess>();
@@ -83,9 +84,9 @@ function track(child: ChildProcess): ChildProcess {
   return child;
 }
 
-/** `npx tsx src/cli/main.ts ...args` from the project root (see `tsxNode`). */
+/** `node dist/cli/main.js ...args` from the project root (see `shipped`). */
 export function runCli(args: string[], env: Record<string, string>): Promise<RunResult> {
-  const [command, argv] = tsxNode('src/cli/main.ts', args);
+  const [command, argv] = shipped('cli/main.js', args);
   const child = track(spawn(command, argv, { cwd: projectRoot, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] }));
   return collect(child);
 }
@@ -130,12 +131,12 @@ export interface ServerProcess {
 }
 
 /**
- * Spawns `src/main.ts` with tsx loaded into the same node process (`node --import tsx`), so a signal sent to
- * the child reaches Snip itself rather than a wrapper. Does not wait for readiness; see `startServer`.
+ * Spawns `node dist/main.js` (what `npm start` execs), so a signal sent to the child reaches Snip itself rather
+ * than a wrapper. Does not wait for readiness; see `startServer`.
  */
 export function spawnServer(env: Record<string, string>): ServerProcess {
   const port = Number(env.PORT ?? 0);
-  const [command, argv] = tsxNode('src/main.ts');
+  const [command, argv] = shipped('main.js');
   const child = track(spawn(command, argv, { cwd: projectRoot, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] }));
   let out = '';
   let err = '';

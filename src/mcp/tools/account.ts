@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { Type } from '@sinclair/typebox';
 import { tool } from '../tool.js';
 import { POLICIES } from '../../access/policies.js';
 
@@ -14,14 +14,14 @@ export const accountTools = [
     name: 'get_link_trust_score',
     description: 'The public trust score of any short link: 0-100, safe / warning / unsafe, and the threats found.',
     policy: POLICIES.ownAccount,
-    input: { shortCode: z.string().describe('The 6-character code (or prefix/slug)') },
+    input: { shortCode: Type.String({ description: 'The 6-character code (or prefix/slug)' }) },
     run: async ({ shortCode }, { core }) => core.trust.score(shortCode),
   }),
   tool({
     name: 'set_namespace',
     description: 'Claim a namespace: the prefix of your custom-slug links, <namespace>/<slug> (Pro and above).',
     policy: POLICIES.apiAccess,
-    input: { namespace: z.string().describe('3-30 characters: a-z, 0-9, inner hyphens') },
+    input: { namespace: Type.String({ description: '3-30 characters: a-z, 0-9, inner hyphens' }) },
     run: async ({ namespace }, { core, caller }) => core.accounts.claimNamespace(caller.accountId, namespace),
   }),
 ];

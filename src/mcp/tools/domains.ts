@@ -1,8 +1,9 @@
-import { z } from 'zod';
-import { tool } from '../tool.js';
+import { Type } from '@sinclair/typebox';
+import { Nullable } from '../../http/schemas.js';
+import { args, tool } from '../tool.js';
 import { POLICIES } from '../../access/policies.js';
 
-const domain = z.string().describe('Hostname, e.g. links.example.com');
+const domain = Type.String({ description: 'Hostname, e.g. links.example.com' });
 
 export const domainTools = [
   tool({
@@ -37,12 +38,15 @@ export const domainTools = [
     policy: POLICIES.customDomains,
     input: {
       domain,
-      setDefault: z.boolean().optional(),
-      notFoundPage: z
-        .object({ type: z.enum(['redirect', 'html']), redirectUrl: z.string().optional(), html: z.string().optional() })
-        .nullable()
-        .optional()
-        .describe('redirect: send unknown paths to redirectUrl; html: show this page (max 10,000 characters, scripts removed); null: the standard page'),
+      setDefault: Type.Optional(Type.Boolean()),
+      notFoundPage: Type.Optional(
+        Nullable(
+          Type.Object(
+            { type: args.oneOf(['redirect', 'html'], 'redirect or html'), redirectUrl: Type.Optional(Type.String()), html: Type.Optional(Type.String()) },
+            { description: 'redirect: send unknown paths to redirectUrl; html: show this page (max 10,000 characters, scripts removed); null: the standard page' },
+          ),
+        ),
+      ),
     },
     run: async ({ domain, ...input }, { core, caller }) => core.domains.update(caller, domain, input),
   }),

@@ -1,9 +1,9 @@
-import { z } from 'zod';
+import { Type } from '@sinclair/typebox';
 import { PERIODS } from '../../analytics/service.js';
 import { args, tool } from '../tool.js';
 import { POLICIES } from '../../access/policies.js';
 
-const format = z.enum(['csv', 'json']).optional().describe('csv (default) or json');
+const format = Type.Optional(args.oneOf(['csv', 'json'], 'csv (default) or json'));
 
 /** An export as a tool answer: the file's name and type, and its content as text. */
 const file = (f: { contentType: string; filename: string; body: string }) => ({ filename: f.filename, contentType: f.contentType, content: f.body });
@@ -20,14 +20,14 @@ export const exportTools = [
     name: 'export_link_stats',
     description: "Export one link's statistics over a period as CSV or JSON (Pro and above; your plan's history limit applies).",
     policy: POLICIES.apiAccess,
-    input: { shortPath: args.shortPath, format, period: z.enum(PERIODS).optional().describe('7d, 30d (default), 90d or 365d') },
+    input: { shortPath: args.shortPath, format, period: Type.Optional(args.oneOf(PERIODS, '7d, 30d (default), 90d or 365d')) },
     run: async ({ shortPath, ...options }, { core, caller }) => file(await core.exports.linkStats(caller, shortPath, options)),
   }),
   tool({
     name: 'delete_namespace',
     description: 'Release a namespace you hold that is not your current one and has no links (Pro and above).',
     policy: POLICIES.apiAccess,
-    input: { namespace: z.string() },
+    input: { namespace: Type.String() },
     run: async ({ namespace }, { core, caller }) => ({ success: true, ...(await core.accounts.releaseNamespace(caller.accountId, namespace)) }),
   }),
 ];

@@ -1,8 +1,9 @@
-import { z } from 'zod';
+import { Type } from '@sinclair/typebox';
+import { Nullable } from '../../http/schemas.js';
 import { args, tool } from '../tool.js';
 import { POLICIES } from '../../access/policies.js';
 
-const color = z.string().nullable().optional().describe('Colour as #RRGGBB; null removes it');
+const color = Type.Optional(Nullable(Type.String({ description: 'Colour as #RRGGBB; null removes it' })));
 
 export const folderTools = [
   tool({
@@ -16,28 +17,28 @@ export const folderTools = [
     name: 'create_folder',
     description: 'Create a folder (name 1-50 characters, optional #RRGGBB colour).',
     policy: POLICIES.apiAccess,
-    input: { name: z.string().describe('Folder name'), color },
+    input: { name: Type.String({ description: 'Folder name' }), color },
     run: async (input, { core, caller }) => core.folders.create(caller, input),
   }),
   tool({
     name: 'update_folder',
     description: 'Rename a folder or change its colour.',
     policy: POLICIES.apiAccess,
-    input: { folderId: z.string(), name: z.string().optional(), color },
+    input: { folderId: Type.String(), name: Type.Optional(Type.String()), color },
     run: async ({ folderId, ...input }, { core, caller }) => core.folders.update(caller, folderId, input),
   }),
   tool({
     name: 'delete_folder',
     description: 'Delete a folder; its links stay, unfiled.',
     policy: POLICIES.apiAccess,
-    input: { folderId: z.string() },
+    input: { folderId: Type.String() },
     run: async ({ folderId }, { core, caller }) => ({ success: true, ...(await core.folders.delete(caller, folderId)) }),
   }),
   tool({
     name: 'assign_link_to_folder',
     description: 'File a link in a folder, move it, or take it out of any folder (folderId null).',
     policy: POLICIES.apiAccess,
-    input: { shortPath: args.shortPath, folderId: z.string().nullable().describe('The folder, or null for none') },
+    input: { shortPath: args.shortPath, folderId: Nullable(Type.String({ description: 'The folder, or null for none' })) },
     run: async ({ shortPath, folderId }, { core, caller }) => ({ success: true, ...(await core.folders.assign(caller, shortPath, folderId)) }),
   }),
 ];

@@ -1,9 +1,10 @@
-import { z } from 'zod';
+import { Type } from '@sinclair/typebox';
 import { args, tool } from '../tool.js';
 import { POLICIES } from '../../access/policies.js';
+import { Nullable } from '../../http/schemas.js';
 
-const nullableDate = (what: string) => args.dateTime(what).nullable().optional();
-const blockedCountries = z.array(z.string()).describe('ISO 3166-1 alpha-2 codes whose visitors get a 451 page instead of the redirect');
+const nullableDate = (what: string) => Type.Optional(Nullable(args.dateTime(what)));
+const blockedCountries = Type.Array(Type.String(), { description: 'ISO 3166-1 alpha-2 codes whose visitors get a 451 page instead of the redirect' });
 
 export const linkTools = [
   tool({
@@ -11,14 +12,14 @@ export const linkTools = [
     description: 'Create a short link. Optional: a custom slug (Pro, under your namespace), expiry, click cap, activation time, custom domain, UTM template.',
     policy: POLICIES.apiAccess,
     input: {
-      url: z.string().describe('Destination URL (absolute http or https)'),
-      slug: z.string().optional().describe('Custom slug, 3-50 letters, digits or hyphens; the link becomes <namespace>/<slug>'),
-      expiresAt: args.dateTime('When the link stops redirecting').optional(),
-      maxClicks: z.number().int().min(1).optional().describe('Clicks before the link stops redirecting'),
-      activeFrom: args.dateTime('When the link starts redirecting').optional(),
-      domain: z.string().optional().describe('One of your active custom domains (default: your default domain)'),
-      utmTemplateId: z.string().optional().describe('A UTM template whose utm_* parameters are added to the destination'),
-      blockedCountries: blockedCountries.optional(),
+      url: Type.String({ description: 'Destination URL (absolute http or https)' }),
+      slug: Type.Optional(Type.String({ description: 'Custom slug, 3-50 letters, digits or hyphens; the link becomes <namespace>/<slug>' })),
+      expiresAt: Type.Optional(args.dateTime('When the link stops redirecting')),
+      maxClicks: Type.Optional(Type.Integer({ minimum: 1, description: 'Clicks before the link stops redirecting' })),
+      activeFrom: Type.Optional(args.dateTime('When the link starts redirecting')),
+      domain: Type.Optional(Type.String({ description: 'One of your active custom domains (default: your default domain)' })),
+      utmTemplateId: Type.Optional(Type.String({ description: 'A UTM template whose utm_* parameters are added to the destination' })),
+      blockedCountries: Type.Optional(blockedCountries),
     },
     run: async ({ slug, ...input }, { core, caller }) => core.present.detailsA(await core.links.create(caller, { ...input, customSlug: slug })),
   }),
@@ -29,11 +30,11 @@ export const linkTools = [
     input: {
       limit: args.limit,
       offset: args.offset,
-      folderId: z.string().optional().describe('Only links in this folder; "none" for links in no folder'),
-      tag: z.string().optional().describe('Only links with this tag'),
-      domain: z.string().optional().describe('Only links on this custom domain'),
-      search: z.string().optional().describe('Substring of the destination, code or slug'),
-      view: z.string().optional().describe('A saved view id whose filters apply'),
+      folderId: Type.Optional(Type.String({ description: 'Only links in this folder; "none" for links in no folder' })),
+      tag: Type.Optional(Type.String({ description: 'Only links with this tag' })),
+      domain: Type.Optional(Type.String({ description: 'Only links on this custom domain' })),
+      search: Type.Optional(Type.String({ description: 'Substring of the destination, code or slug' })),
+      view: Type.Optional(Type.String({ description: 'A saved view id whose filters apply' })),
     },
     run: async ({ limit, offset, ...filters }, { core, caller }) => {
       const page = await core.links.list(caller, { limit: limit ?? 20, offset: offset ?? 0, ...filters });
@@ -53,11 +54,11 @@ export const linkTools = [
     policy: POLICIES.apiAccess,
     input: {
       shortPath: args.shortPath,
-      url: z.string().optional().describe('New destination URL'),
+      url: Type.Optional(Type.String({ description: 'New destination URL' })),
       expiresAt: nullableDate('New expiry'),
-      maxClicks: z.number().int().min(1).nullable().optional().describe('New click cap; null removes it'),
+      maxClicks: Type.Optional(Nullable(Type.Integer({ minimum: 1, description: 'New click cap; null removes it' }))),
       activeFrom: nullableDate('New activation time'),
-      blockedCountries: blockedCountries.nullable().optional(),
+      blockedCountries: Type.Optional(Nullable(blockedCountries)),
     },
     run: async ({ shortPath, ...input }, { core, caller }) => core.present.detailsA(await core.links.update(caller, shortPath, input)),
   }),
@@ -76,19 +77,16 @@ export const linkTools = [
     description: 'Create up to 50 short links at once (Builder plan and above). Each item succeeds or fails on its own.',
     policy: POLICIES.bulkA,
     input: {
-      links: z
-        .array(
-          z.object({
-            url: z.string().describe('Destination URL'),
-            slug: z.string().optional().describe('Custom slug'),
-            expiresAt: z.string().optional().describe('ISO 8601 expiry'),
-            // Checked per item by the link rules, as REST's bulk does: one bad item fails alone (spec 2.6).
-            maxClicks: z.number().optional().describe('Clicks before the link stops redirecting, a whole number of at least 1'),
-          }),
-        )
-        .min(1)
-        .max(50)
-        .describe('1-50 links to create'),
+      links: Type.Array(
+        Type.Object({
+          url: Type.String({ description: 'Destination URL' }),
+          slug: Type.Optional(Type.String({ description: 'Custom slug' })),
+          expiresAt: Type.Optional(Type.String({ description: 'ISO 8601 expiry' })),
+          // Checked per item by the link rules, as REST's bulk does: one bad item fails alone (spec 2.6).
+          maxClicks: Type.Optional(Type.Number({ description: 'Clicks before the link stops redirecting, a whole number of at least 1' })),
+        }),
+        { minItems: 1, maxItems: 50, description: '1-50 links to create' },
+      ),
     },
     run: async ({ links }, { core, caller }) => {
       const items = links.map(({ slug, ...item }) => ({ ...item, ...(slug === undefined ? {} : { customSlug: slug }) }));
@@ -103,7 +101,7 @@ export const linkTools = [
     name: 'get_recent_clicks',
     description: 'The most recent clicks on one of your links (up to 100): time, place, browser, OS, device, referrer.',
     policy: POLICIES.apiAccess,
-    input: { shortPath: args.shortPath, limit: z.number().int().min(1).max(100).optional().describe('How many, 1-100 (default 20)') },
+    input: { shortPath: args.shortPath, limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'How many, 1-100 (default 20)' })) },
     run: async ({ shortPath, limit }, { core, caller }) => {
       const link = await core.analytics.ownedLink(caller, shortPath);
       const { totalClicks, clicks } = await core.analytics.recentClicks(link);

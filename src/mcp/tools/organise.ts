@@ -1,33 +1,33 @@
-import { z } from 'zod';
+import { Type } from '@sinclair/typebox';
 import { requireChange } from '../../errors.js';
 import { args, tool } from '../tool.js';
 import { POLICIES } from '../../access/policies.js';
 
-const utm = (name: string) => z.string().optional().describe(`Value of ${name}`);
-const filters = z
-  .object({
-    folderId: z.string().optional().describe('A folder id, or "none" for unfiled links'),
-    tag: z.string().optional(),
-    domain: z.string().optional().describe('One of your custom domains'),
-    search: z.string().optional().describe('Substring of the destination, code or slug'),
-  })
+const utm = (name: string) => Type.Optional(Type.String({ description: `Value of ${name}` }));
+const filters = Type.Object(
+  {
+    folderId: Type.Optional(Type.String({ description: 'A folder id, or "none" for unfiled links' })),
+    tag: Type.Optional(Type.String()),
+    domain: Type.Optional(Type.String({ description: 'One of your custom domains' })),
+    search: Type.Optional(Type.String({ description: 'Substring of the destination, code or slug' })),
+  },
   // Unknown keys reach the service, which refuses them with REST's INVALID_FILTERS.
-  .passthrough()
-  .describe('Link-list filters; every one given applies');
+  { description: 'Link-list filters; every one given applies' },
+);
 
 export const organiseTools = [
   tool({
     name: 'add_link_tag',
     description: 'Tag one of your links (1-30 characters; up to 20 tags per link). Adding an existing tag changes nothing.',
     policy: POLICIES.apiAccess,
-    input: { shortPath: args.shortPath, tag: z.string() },
+    input: { shortPath: args.shortPath, tag: Type.String() },
     run: async ({ shortPath, tag }, { core, caller }) => core.tags.add(caller, shortPath, tag),
   }),
   tool({
     name: 'remove_link_tag',
     description: 'Remove a tag from one of your links.',
     policy: POLICIES.apiAccess,
-    input: { shortPath: args.shortPath, tag: z.string() },
+    input: { shortPath: args.shortPath, tag: Type.String() },
     run: async ({ shortPath, tag }, { core, caller }) => core.tags.remove(caller, shortPath, tag),
   }),
   tool({
@@ -42,7 +42,7 @@ export const organiseTools = [
     description: 'Create a UTM template; use its id as utmTemplateId in shorten_url.',
     policy: POLICIES.apiAccess,
     input: {
-      name: z.string(),
+      name: Type.String(),
       utmSource: utm('utm_source'),
       utmMedium: utm('utm_medium'),
       utmCampaign: utm('utm_campaign'),
@@ -55,7 +55,7 @@ export const organiseTools = [
     name: 'delete_utm_template',
     description: 'Delete a UTM template (links already made keep their parameters).',
     policy: POLICIES.apiAccess,
-    input: { templateId: z.string() },
+    input: { templateId: Type.String() },
     run: async ({ templateId }, { core, caller }) => ({ success: true, template: await core.utmTemplates.delete(caller, templateId) }),
   }),
   tool({
@@ -69,14 +69,14 @@ export const organiseTools = [
     name: 'create_saved_view',
     description: 'Save a named link-list filter; list_links with view=<id> applies it.',
     policy: POLICIES.apiAccess,
-    input: { name: z.string(), filters },
+    input: { name: Type.String(), filters },
     run: async (input, { core, caller }) => core.savedViews.create(caller, input),
   }),
   tool({
     name: 'update_saved_view',
     description: 'Rename a saved view or replace its filters.',
     policy: POLICIES.apiAccess,
-    input: { viewId: z.string(), name: z.string().optional(), filters: filters.optional() },
+    input: { viewId: Type.String(), name: Type.Optional(Type.String()), filters: Type.Optional(filters) },
     run: async ({ viewId, ...input }, { core, caller }) => {
       // The views service treats an empty change as "nothing to do"; a tool call naming nothing is a mistake.
       requireChange(input);
@@ -87,7 +87,7 @@ export const organiseTools = [
     name: 'delete_saved_view',
     description: 'Delete a saved view (the links are untouched).',
     policy: POLICIES.apiAccess,
-    input: { viewId: z.string() },
+    input: { viewId: Type.String() },
     run: async ({ viewId }, { core, caller }) => ({ success: true, view: await core.savedViews.delete(caller, viewId) }),
   }),
 ];

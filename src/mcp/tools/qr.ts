@@ -1,22 +1,14 @@
-import { z } from 'zod';
 import { args, tool, ToolImage } from '../tool.js';
 import { POLICIES } from '../../access/policies.js';
-
-const hex = (what: string) => z.string().describe(`${what}: 6 hex digits without #, e.g. 1A2B3C`);
+import { ImageQuery, SettingsBody } from '../../qr/schemas.js';
 
 export const qrTools = [
   tool({
     name: 'get_qr_code',
     description: "A PNG QR code of a short link's URL. Without options your saved QR settings apply.",
     policy: POLICIES.apiAccess,
-    input: {
-      shortPath: args.shortPath,
-      size: z.number().int().min(100).max(1000).optional().describe('Width and height in pixels, 100-1000'),
-      color: hex('Colour of the dark modules').optional(),
-      bgColor: hex('Background colour').optional(),
-      margin: z.number().int().min(0).max(10).optional().describe('Quiet zone in modules, 0-10'),
-      ecc: z.enum(['L', 'M', 'Q', 'H']).optional().describe('Error correction level'),
-    },
+    // REST's query: the same options, limits and codes.
+    input: { shortPath: args.shortPath, ...ImageQuery.properties },
     run: async ({ shortPath, ...params }, { core, caller }) => {
       const image = await core.qr.image(shortPath, params); // parameters first, as on REST
       await core.links.get(caller, shortPath); // then: your own links only
@@ -34,13 +26,7 @@ export const qrTools = [
     name: 'update_qr_settings',
     description: 'Change your default QR code settings; only the fields given change.',
     policy: POLICIES.apiAccess,
-    input: {
-      color: hex('Dark modules').optional(),
-      bgColor: hex('Background').optional(),
-      size: z.number().int().min(100).max(1000).optional(),
-      errorCorrection: z.enum(['L', 'M', 'Q', 'H']).optional(),
-      margin: z.number().int().min(0).max(10).optional(),
-    },
+    input: SettingsBody, // REST's body: at least one field, each with REST's limits and codes
     run: async (input, { core, caller }) => core.qr.updateSettings(caller, input),
   }),
 ];

@@ -1,9 +1,9 @@
-import { z } from 'zod';
+import { Type } from '@sinclair/typebox';
 import { WEBHOOK_EVENTS } from '../../webhooks/events.js';
 import { tool } from '../tool.js';
 import { POLICIES } from '../../access/policies.js';
 
-const events = z.array(z.string()).describe(`Full event names: ${WEBHOOK_EVENTS.join(', ')}`);
+const events = Type.Array(Type.String(), { description: `Full event names: ${WEBHOOK_EVENTS.join(', ')}` });
 
 export const webhookTools = [
   tool({
@@ -17,28 +17,28 @@ export const webhookTools = [
     name: 'create_webhook',
     description: 'Subscribe an HTTPS endpoint to link events. The signing secret (X-Snip-Signature, HMAC-SHA256) is shown once.',
     policy: POLICIES.apiAccess,
-    input: { url: z.string().describe('HTTPS endpoint'), events, name: z.string().optional(), secret: z.string().optional().describe('Signing secret; generated when absent') },
+    input: { url: Type.String({ description: 'HTTPS endpoint' }), events, name: Type.Optional(Type.String()), secret: Type.Optional(Type.String({ description: 'Signing secret; generated when absent' })) },
     run: async (input, { core, caller }) => core.webhooks.create(caller, input),
   }),
   tool({
     name: 'update_webhook',
     description: 'Change a webhook’s URL, events or name, or enable/disable it.',
     policy: POLICIES.apiAccess,
-    input: { webhookId: z.string(), url: z.string().optional(), events: events.optional(), name: z.string().optional(), enabled: z.boolean().optional() },
+    input: { webhookId: Type.String(), url: Type.Optional(Type.String()), events: Type.Optional(events), name: Type.Optional(Type.String()), enabled: Type.Optional(Type.Boolean()) },
     run: async ({ webhookId, ...input }, { core, caller }) => core.webhooks.update(caller, webhookId, input),
   }),
   tool({
     name: 'test_webhook',
     description: 'Send a signed test delivery to a webhook now and report the result.',
     policy: POLICIES.apiAccess,
-    input: { webhookId: z.string() },
+    input: { webhookId: Type.String() },
     run: async ({ webhookId }, { core, caller }) => core.webhooks.test(caller, webhookId),
   }),
   tool({
     name: 'delete_webhook',
     description: 'Delete a webhook and its pending deliveries.',
     policy: POLICIES.apiAccess,
-    input: { webhookId: z.string() },
+    input: { webhookId: Type.String() },
     run: async ({ webhookId }, { core, caller }) => {
       await core.webhooks.delete(caller, webhookId);
       return { success: true };
