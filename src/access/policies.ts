@@ -9,6 +9,8 @@ export const POLICIES = {
   apiAccess: { minTier: 'api' },
   /** The caller's own profile, usage and statistics, and public data: every plan. */
   ownAccount: { minTier: 'any' },
+  /** Public data (the trust score): no key needed over REST; over MCP charged as an `ownAccount` call. */
+  public: { minTier: 'any', public: true },
   /** Custom domains (Description B): Pro and above, refused with B's upgrade code. */
   customDomains: { minTier: 'pro', tierCode: 'TIER_UPGRADE_REQUIRED' },
   /** Description A's bulk creation (and the MCP bulk tool): Builder and above, charged as a bulk request. */

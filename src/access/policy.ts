@@ -14,6 +14,11 @@ export interface Policy {
   bulk?: boolean;
   /** The 403 code a route family uses for "upgrade needed" (default TIER_REQUIRED). */
   tierCode?: string;
+  /**
+   * Anyone may call it over REST, without a key (the trust score): such a route is neither authenticated nor charged.
+   * Over MCP, where every call has a key, it is an `any` operation like the others.
+   */
+  public?: true;
 }
 
 export interface Admission {

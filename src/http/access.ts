@@ -1,8 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AccountsService, Caller } from '../accounts/service.js';
 import type { Plans, Tier } from '../accounts/plans.js';
+import type { Operation } from '../access/operation.js';
 import { admit, type Policy } from '../access/policy.js';
-import { errors } from '../errors.js';
+import { errors, type ErrorCode } from '../errors.js';
 import { rateLimitHeaders, type UsageService } from '../usage/service.js';
 
 /**
@@ -26,6 +27,8 @@ declare module 'fastify' {
     access?: Access;
     /** Which description a route belongs to; B routes answer a 429 in B's `{error, code}` body. */
     surface?: 'A' | 'B';
+    /** The route's operationId, from its operation (`bind`); src/http/openapi.ts puts it in the schema. */
+    operationId?: string;
   }
   interface FastifyRequest {
     caller: Caller | null;
@@ -45,6 +48,19 @@ export function bearerToken(request: FastifyRequest): string | undefined {
 export function callerOf(request: FastifyRequest): Caller {
   if (!request.caller) throw errors.apiKeyRequired();
   return request.caller;
+}
+
+/**
+ * A REST route's binding of an operation (src/access/operation.ts): its description, the access and error codes of
+ * the operation, and its operationId (`<id>A` or `<id>B`). `errors` adds the codes of the route's own input form
+ * (B's Base64 `long`); `operationId` names a route that offers the operation under another name (B's createShort).
+ */
+export function bind(op: Operation, surface: 'A' | 'B', options: { errors?: readonly ErrorCode[]; operationId?: string } = {}) {
+  const { minTier, tierCode, bulk } = op.policy;
+  const access: Access = op.policy.public
+    ? { auth: 'none' }
+    : { auth: 'required', ...(minTier === 'api' ? {} : { minTier }), ...(tierCode ? { tierCode } : {}), ...(bulk ? { bulk } : {}) };
+  return { surface, access, errors: [...op.errors, ...(options.errors ?? [])], operationId: options.operationId ?? `${op.id}${surface}` };
 }
 
 /** A route's access as the policy every surface shares; no `minTier` means the plan's API access. */

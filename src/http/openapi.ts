@@ -63,7 +63,9 @@ export async function registerOpenApi(app: FastifyInstance, baseUrl: string): Pr
     if ((route.schema as { hide?: boolean } | undefined)?.hide) return;
     for (const method of [route.method].flat()) if (method !== 'HEAD') app.registeredRoutes.push(`${method} ${route.url}`);
     const schema = (route.schema ??= {});
-    const typed = schema as { security?: unknown; response?: Record<string, unknown>; 'x-error-codes'?: Record<string, ErrorCode[]> };
+    const typed = schema as { operationId?: string; security?: unknown; response?: Record<string, unknown>; 'x-error-codes'?: Record<string, ErrorCode[]> };
+    // A route bound to an operation (`bind`) takes its operationId from it.
+    typed.operationId ??= route.config?.operationId;
     const codes = byStatus(errorCodesOf(route));
     typed['x-error-codes'] = codes;
     const access = route.config?.access;

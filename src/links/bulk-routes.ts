@@ -1,12 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
-import { callerOf } from '../http/access.js';
+import { bind, callerOf } from '../http/access.js';
 import { errorResponses, Nullable } from '../http/schemas.js';
 import type { BulkOutcome } from './creator.js';
 import { CreateLinkBodyA } from './schemas.js';
 import type { LinkPresenter } from './presenters.js';
 import type { LinksService } from './service.js';
-import { LINK_CREATE_ERRORS } from './crud-routes.js';
+import { LINK_OPERATIONS as ops } from './operations.js';
 
 export const BULK_MAX_A = 100;
 export const BULK_MAX_B = 1_000;
@@ -57,23 +57,17 @@ export const bulkRoutes =
   (links: LinksService, presenter: LinkPresenter): FastifyPluginAsyncTypebox =>
   async (app) => {
     const routes = [
-      { url: '/api/v1/bulk', max: BULK_MAX_A, surface: 'A' as const, minTier: 'builder' as const, tags: ['links (A)'] },
-      { url: '/api/bulk', max: BULK_MAX_B, surface: 'B' as const, minTier: 'pro' as const, tags: ['links (B)'] },
+      { url: '/api/v1/bulk', max: BULK_MAX_A, surface: 'A' as const, operation: ops.bulkCreateA, tags: ['links (A)'] },
+      { url: '/api/bulk', max: BULK_MAX_B, surface: 'B' as const, operation: ops.bulkCreateB, tags: ['links (B)'] },
     ];
     for (const r of routes) {
       app.post(
         r.url,
         {
-          config: {
-            surface: r.surface,
-            access: { auth: 'required', minTier: r.minTier, bulk: true },
-            // The request's own refusals, then each item's (answered in its result, not as the request's status).
-            errors: ['MISSING_URLS', 'INVALID_URLS', 'TOO_MANY_URLS', 'INVALID_ITEM', 'INVALID_BASE64', ...LINK_CREATE_ERRORS],
-          },
+          config: bind(r.operation, r.surface),
           validatorCompiler: perItemValidation,
           schema: {
             tags: r.tags,
-            operationId: `bulkCreateLinks${r.surface}`,
             summary: `Create up to ${r.max} links in one request`,
             body: bulkBody(r.max),
             response: { 200: BulkResponse, ...errorResponses(400) },

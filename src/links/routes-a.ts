@@ -1,13 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { callerOf } from '../http/access.js';
+import { bind, callerOf } from '../http/access.js';
 import { errorResponses } from '../http/schemas.js';
-import { LINK_CREATE_ERRORS, registerLinkCrud } from './crud-routes.js';
+import { registerLinkCrud } from './crud-routes.js';
+import { LINK_OPERATIONS as ops } from './operations.js';
 import type { LinkPresenter } from './presenters.js';
 import { CreatedLinkA, CreateLinkBodyA, LinkDetailsA } from './schemas.js';
 import type { LinksService } from './service.js';
 
 const tags = ['links (A)'];
-const config = { surface: 'A', access: { auth: 'required' } } as const;
 
 /** Description A: /api/v1/links (create here; list, read, change and delete in crud-routes.ts). */
 export const linkRoutesA =
@@ -15,7 +15,7 @@ export const linkRoutesA =
   async (app) => {
     app.post(
       '/api/v1/links',
-      { config: { ...config, errors: LINK_CREATE_ERRORS }, schema: { tags, operationId: 'createLinkA', summary: 'Create a short link', body: CreateLinkBodyA, response: { 201: CreatedLinkA, ...errorResponses(400, 409) } } },
+      { config: bind(ops.create, 'A'), schema: { tags, summary: 'Create a short link', body: CreateLinkBodyA, response: { 201: CreatedLinkA, ...errorResponses(400, 409) } } },
       async (request, reply) => {
         const link = await links.create(callerOf(request), request.body);
         return reply.status(201).send(present.createdA(link));

@@ -1,14 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { callerOf } from '../http/access.js';
+import { bind, callerOf } from '../http/access.js';
 import { errorResponses } from '../http/schemas.js';
-import { LINK_CREATE_ERRORS, registerLinkCrud } from './crud-routes.js';
+import { registerLinkCrud } from './crud-routes.js';
+import { LINK_OPERATIONS as ops } from './operations.js';
 import { decodeBase64Destination, destinationOf } from './base64-destination.js';
 import type { LinkPresenter } from './presenters.js';
 import { CreateLinkBodyB, CreateShortBody, CreateShortResponse, LinkB } from './schemas.js';
 import type { LinksService } from './service.js';
 
 const tags = ['links (B)'];
-const config = { surface: 'B', access: { auth: 'required' } } as const;
 
 /** Description B: /api/createShort and the /api/links group (list, read, change, delete in crud-routes.ts). */
 export const linkRoutesB =
@@ -17,8 +17,9 @@ export const linkRoutesB =
     app.post(
       '/api/createShort',
       {
-        config: { ...config, errors: ['INVALID_BASE64', ...LINK_CREATE_ERRORS] },
-        schema: { tags, operationId: 'createShortB', summary: 'Create a short link from a Base64 destination', body: CreateShortBody, response: { 201: CreateShortResponse, ...errorResponses(400) } },
+        // The same operation as POST /api/links, under B's own name for this form of it.
+        config: bind(ops.create, 'B', { errors: ['INVALID_BASE64'], operationId: 'createShortB' }),
+        schema: { tags, summary: 'Create a short link from a Base64 destination', body: CreateShortBody, response: { 201: CreateShortResponse, ...errorResponses(400) } },
       },
       async (request, reply) => {
         const link = await links.create(callerOf(request), { url: decodeBase64Destination(request.body.long) });
@@ -28,7 +29,7 @@ export const linkRoutesB =
 
     app.post(
       '/api/links',
-      { config: { ...config, errors: ['INVALID_BASE64', ...LINK_CREATE_ERRORS] }, schema: { tags, operationId: 'createLinkB', summary: 'Create a short link', body: CreateLinkBodyB, response: { 201: LinkB, ...errorResponses(400, 409) } } },
+      { config: bind(ops.create, 'B', { errors: ['INVALID_BASE64'] }), schema: { tags, summary: 'Create a short link', body: CreateLinkBodyB, response: { 201: LinkB, ...errorResponses(400, 409) } } },
       async (request, reply) => {
         const { url: _url, long: _long, ...options } = request.body;
         const link = await links.create(callerOf(request), { ...options, url: destinationOf(request.body) });

@@ -1,6 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { KindGuard, Type, type Static, type TObject, type TProperties } from '@sinclair/typebox';
 import type { FastifyBaseLogger } from 'fastify';
+import type { Operation } from '../access/operation.js';
 import { settle, tierRefusal, type Admission, type Policy } from '../access/policy.js';
 import type { Caller } from '../accounts/service.js';
 import type { Core } from '../core.js';
@@ -21,7 +22,9 @@ export interface ToolContext {
 export interface ToolSpec<P extends TProperties = TProperties> {
   name: string;
   description: string;
-  /** Who may call it and what a call costs: the policy of the REST operation it mirrors. */
+  /** The operation the tool offers, as REST's routes of it do (src/access/operation.ts). */
+  operation: Operation;
+  /** Who may call it and what a call costs: its operation's. */
   policy: Policy;
   /** The arguments, in the schema language REST's routes use (TypeBox); tools/list lists it as it is. */
   input: TObject<P>;
@@ -32,10 +35,10 @@ export interface ToolSpec<P extends TProperties = TProperties> {
  * A tool from its argument properties, or from a REST operation's own schema where the arguments are the same
  * (update_qr_settings takes PATCH /api/v1/qr/settings's body); keeps `run`'s argument types tied to the schema.
  */
-export function tool<P extends TProperties>(spec: Omit<ToolSpec<P>, 'input'> & { input: P | TObject<P> }): ToolSpec {
+export function tool<P extends TProperties>(spec: Omit<ToolSpec<P>, 'input' | 'policy'> & { input: P | TObject<P> }): ToolSpec {
   const given: unknown = spec.input;
   const input = KindGuard.IsObject(given) ? given : Type.Object(given as TProperties, { additionalProperties: false });
-  return { ...spec, input } as unknown as ToolSpec;
+  return { ...spec, input, policy: spec.operation.policy } as unknown as ToolSpec;
 }
 
 /** A tool answer that carries an image (the QR code) besides its JSON description. */

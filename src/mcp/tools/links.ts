@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { args, tool } from '../tool.js';
-import { POLICIES } from '../../access/policies.js';
+import { ANALYTICS_OPERATIONS } from '../../analytics/operations.js';
+import { LINK_OPERATIONS as ops } from '../../links/operations.js';
 import { Nullable } from '../../http/schemas.js';
 
 const nullableDate = (what: string) => Type.Optional(Nullable(args.dateTime(what)));
@@ -10,7 +11,7 @@ export const linkTools = [
   tool({
     name: 'shorten_url',
     description: 'Create a short link. Optional: a custom slug (Pro, under your namespace), expiry, click cap, activation time, custom domain, UTM template.',
-    policy: POLICIES.apiAccess,
+    operation: ops.create,
     input: {
       url: Type.String({ description: 'Destination URL (absolute http or https)' }),
       slug: Type.Optional(Type.String({ description: 'Custom slug, 3-50 letters, digits or hyphens; the link becomes <namespace>/<slug>' })),
@@ -26,7 +27,7 @@ export const linkTools = [
   tool({
     name: 'list_links',
     description: 'List your short links, newest first, a page at a time; filter by folder, tag, domain, text or a saved view.',
-    policy: POLICIES.apiAccess,
+    operation: ops.list,
     input: {
       limit: args.limit,
       offset: args.offset,
@@ -44,14 +45,14 @@ export const linkTools = [
   tool({
     name: 'get_link',
     description: 'Details of one of your short links: destination, clicks, expiry, click cap, folder, domain.',
-    policy: POLICIES.apiAccess,
+    operation: ops.get,
     input: { shortPath: args.shortPath },
     run: async ({ shortPath }, { core, caller }) => core.present.detailsA(await core.links.get(caller, shortPath)),
   }),
   tool({
     name: 'update_link',
     description: 'Change a link: destination, expiry, click cap, activation time or blocked countries. Only the fields given change; null clears one.',
-    policy: POLICIES.apiAccess,
+    operation: ops.update,
     input: {
       shortPath: args.shortPath,
       url: Type.Optional(Type.String({ description: 'New destination URL' })),
@@ -65,7 +66,7 @@ export const linkTools = [
   tool({
     name: 'delete_link',
     description: 'Delete a short link permanently (it stops redirecting; this cannot be undone).',
-    policy: POLICIES.apiAccess,
+    operation: ops.delete,
     input: { shortPath: args.shortPath },
     run: async ({ shortPath }, { core, caller }) => {
       const link = await core.links.delete(caller, shortPath);
@@ -75,7 +76,7 @@ export const linkTools = [
   tool({
     name: 'bulk_shorten',
     description: 'Create up to 50 short links at once (Builder plan and above). Each item succeeds or fails on its own.',
-    policy: POLICIES.bulkA,
+    operation: ops.bulkCreateA,
     input: {
       links: Type.Array(
         Type.Object({
@@ -100,7 +101,7 @@ export const linkTools = [
   tool({
     name: 'get_recent_clicks',
     description: 'The most recent clicks on one of your links (up to 100): time, place, browser, OS, device, referrer.',
-    policy: POLICIES.apiAccess,
+    operation: ANALYTICS_OPERATIONS.linkStats,
     input: { shortPath: args.shortPath, limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'How many, 1-100 (default 20)' })) },
     run: async ({ shortPath, limit }, { core, caller }) => {
       const link = await core.analytics.ownedLink(caller, shortPath);
