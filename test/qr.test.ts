@@ -3,7 +3,6 @@ import jsqr from 'jsqr';
 import { PNG } from 'pngjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../src/errors.js';
-import { PngCache } from '../src/qr/png-cache.js';
 import { expectError } from './helpers/api-errors.js';
 import { dialectName, useTestApp, type BlockApp, type TestUser } from './helpers/app.js';
 import { LINKS_A, type CreatedLinkA } from './helpers/links.js';
@@ -201,20 +200,6 @@ describe(`QR images (${dialectName})`, () => {
     const png = PNG.sync.read(Buffer.from(dataUrl.slice('data:image/png;base64,'.length), 'base64'));
     expect([png.width, png.height]).toEqual([150, 150]);
     expect(jsQR(new Uint8ClampedArray(png.data), 150, 150)?.data).toBe(`http://snip.test/${code}`);
-  });
-});
-
-describe('the rendered-image cache', () => {
-  it('keeps at most its capacity, dropping the least recently used', () => {
-    const cache = new PngCache(2);
-    cache.set('a', Buffer.from('a'));
-    cache.set('b', Buffer.from('b'));
-    expect(cache.get('a')?.toString()).toBe('a'); // a is now the most recently used
-    cache.set('c', Buffer.from('c'));
-    expect(cache.size).toBe(2);
-    expect(cache.get('b')).toBeUndefined();
-    expect(cache.get('a')?.toString()).toBe('a');
-    expect(cache.get('c')?.toString()).toBe('c');
   });
 });
 

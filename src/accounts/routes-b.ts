@@ -1,8 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { callerOf } from '../http/access.js';
+import { bind, callerOf } from '../http/access.js';
 import { DateTime, errorResponses, Nullable } from '../http/schemas.js';
 import { TIERS } from './plans.js';
+import { ACCOUNT_OPERATIONS as ops } from './operations.js';
 import type { AccountsService } from './service.js';
 
 const Limit = (description: string) => Nullable(Type.Integer({ description: `${description}; null means unlimited` }));
@@ -45,24 +46,21 @@ const NamespaceInfo = Type.Object({
 });
 
 const tags = ['account (B)'];
-// Every plan may manage its own account and keys; the API proper needs Pro (see docs/decisions.md).
-const config = { surface: 'B', access: { auth: 'required', minTier: 'any' } } as const;
 
 /** Description B's account groups: /api/user and /api/keys. */
 export const accountRoutesB =
   (accounts: AccountsService): FastifyPluginAsyncTypebox =>
   async (app) => {
-    app.get('/api/user', { config: { ...config, errors: ['ACCOUNT_NOT_FOUND'] }, schema: { tags, operationId: 'getUserB', summary: "The caller's profile and plan limits", response: { 200: Profile } } }, async (request) =>
+    app.get('/api/user', { config: bind(ops.getUser, 'B'), schema: { tags, summary: "The caller's profile and plan limits", response: { 200: Profile } } }, async (request) =>
       accounts.profile(callerOf(request).accountId),
     );
 
     app.put(
       '/api/user/namespace',
       {
-        config: { surface: 'B', access: { auth: 'required' }, errors: ['INVALID_NAMESPACE', 'RESERVED_NAMESPACE', 'NAMESPACE_TAKEN'] },
+        config: bind(ops.claimNamespace, 'B'),
         schema: {
           tags,
-          operationId: 'claimNamespaceB',
           summary: 'Claim a namespace (the prefix of custom-slug links)',
           body: Type.Object({ namespace: Type.String({ description: '3-30 characters: a-z, 0-9, inner hyphens' }) }),
           response: { 200: Type.Object({ namespace: Type.String() }), ...errorResponses(400, 409) },
@@ -74,10 +72,9 @@ export const accountRoutesB =
     app.get(
       '/api/user/namespaces',
       {
-        config: { surface: 'B', access: { auth: 'required' }, errors: ['ACCOUNT_NOT_FOUND'] },
+        config: bind(ops.listNamespaces, 'B'),
         schema: {
           tags,
-          operationId: 'listNamespacesB',
           summary: 'The namespaces the caller holds, which one is current, and how many links use each',
           response: { 200: Type.Object({ current: Nullable(Type.String()), namespaces: Type.Array(NamespaceInfo, { description: 'Oldest first' }) }) },
         },
@@ -91,10 +88,9 @@ export const accountRoutesB =
     app.delete(
       '/api/user/namespaces/:namespace',
       {
-        config: { surface: 'B', access: { auth: 'required' }, errors: ['NAMESPACE_NOT_FOUND', 'NAMESPACE_IN_USE', 'NAMESPACE_HAS_LINKS', 'NAMESPACE_BUSY'] },
+        config: bind(ops.releaseNamespace, 'B'),
         schema: {
           tags,
-          operationId: 'releaseNamespaceB',
           summary: 'Release a namespace (not the current one, and only without links) so anyone may claim it again',
           params: Type.Object({ namespace: Type.String() }),
           response: { 200: Type.Object({ success: Type.Boolean(), namespace: Type.String() }), ...errorResponses(400, 404, 409) },
@@ -103,17 +99,16 @@ export const accountRoutesB =
       async (request) => ({ success: true, ...(await accounts.releaseNamespace(callerOf(request).accountId, request.params.namespace)) }),
     );
 
-    app.get('/api/keys', { config, schema: { tags, operationId: 'listKeysB', summary: "The caller's active keys", response: { 200: Type.Object({ keys: Type.Array(KeyInfo) }) } } }, async (request) => ({
+    app.get('/api/keys', { config: bind(ops.listKeys, 'B'), schema: { tags, summary: "The caller's active keys", response: { 200: Type.Object({ keys: Type.Array(KeyInfo) }) } } }, async (request) => ({
       keys: await accounts.listKeys(callerOf(request).accountId),
     }));
 
     app.post(
       '/api/keys',
       {
-        config,
+        config: bind(ops.createKey, 'B'),
         schema: {
           tags,
-          operationId: 'createKeyB',
           summary: 'Create a key; its value is shown only in this response',
           response: { 201: Type.Object({ ...KeyInfo.properties, apiKey: Type.String({ description: 'snip_...; store it now' }) }) },
         },
@@ -124,8 +119,8 @@ export const accountRoutesB =
     app.delete(
       '/api/keys/:keyId',
       {
-        config: { ...config, errors: ['KEY_NOT_FOUND'] },
-        schema: { tags, operationId: 'revokeKeyB', summary: 'Revoke a key', params: Type.Object({ keyId: Type.String() }), response: { 200: Type.Object({ success: Type.Boolean() }), ...errorResponses(404) } },
+        config: bind(ops.revokeKey, 'B'),
+        schema: { tags, summary: 'Revoke a key', params: Type.Object({ keyId: Type.String() }), response: { 200: Type.Object({ success: Type.Boolean() }), ...errorResponses(404) } },
       },
       async (request) => {
         await accounts.revokeKey(callerOf(request).accountId, request.params.keyId);

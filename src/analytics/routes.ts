@@ -1,17 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { callerOf } from '../http/access.js';
+import { bind, callerOf } from '../http/access.js';
 import { errorResponses } from '../http/schemas.js';
 import type { Link } from '../links/link.js';
 import type { LinkPresenter } from '../links/presenters.js';
 import type { LinkKey } from '../links/repository.js';
 import { ShortPathParams } from '../links/schemas.js';
+import { ANALYTICS_OPERATIONS as ops } from './operations.js';
 import { AccountAnalytics, AggregatedStats, DetailedStats, LinkStats, PeriodQuery, UsageBody } from './schemas.js';
 import type { AnalyticsService, Period } from './service.js';
 
-const required = (surface: 'A' | 'B') => ({ surface, access: { auth: 'required' as const } });
-// Usage and the overage cap are about the account's own plan: every plan may read them (grace is a Free thing).
-const ownPlan = (surface: 'A' | 'B') => ({ surface, access: { auth: 'required' as const, minTier: 'any' as const } });
 const optional = { surface: 'A' as const, access: { auth: 'optional' as const } };
 const CodeParams = Type.Object({ shortCode: Type.String({ pattern: '^[A-Za-z0-9]{6}$' }) });
 const NsParams = Type.Object({ prefix: Type.String(), slug: Type.String() });
@@ -25,7 +23,7 @@ export const analyticsRoutes =
 
     app.get(
       '/api/v1/links/:shortPath/stats',
-      { config: { ...required('A'), errors: ['NOT_FOUND', 'ACCESS_DENIED'] }, schema: { tags: tagsA, operationId: 'getLinkStatsA', summary: 'Total and the last 100 clicks', params: ShortPathParams, response: { 200: LinkStats, ...errorResponses(404) } } },
+      { config: bind(ops.linkStats, 'A'), schema: { tags: tagsA, summary: 'Total and the last 100 clicks', params: ShortPathParams, response: { 200: LinkStats, ...errorResponses(404) } } },
       async (request) => {
         const link = await analytics.ownedLink(callerOf(request), request.params.shortPath);
         const { totalClicks, clicks } = await analytics.recentClicks(link);
@@ -67,8 +65,8 @@ export const analyticsRoutes =
     app.get(
       '/api/stats/:shortCode/aggregate',
       {
-        config: { ...required('A'), errors: ['INVALID_PERIOD', 'PERIOD_EXCEEDS_PLAN', 'NOT_FOUND', 'ACCESS_DENIED'] },
-        schema: { tags: tagsA, operationId: 'getAggregateStatsA', summary: 'Aggregated statistics over a period', params: CodeParams, querystring: PeriodQuery, response: { 200: AggregatedStats, ...errorResponses(400, 404) } },
+        config: bind(ops.aggregate, 'A'),
+        schema: { tags: tagsA, summary: 'Aggregated statistics over a period', params: CodeParams, querystring: PeriodQuery, response: { 200: AggregatedStats, ...errorResponses(400, 404) } },
       },
       async (request) => {
         const caller = callerOf(request);
@@ -79,8 +77,8 @@ export const analyticsRoutes =
     app.get(
       '/api/ns/stats/:prefix/:slug/aggregate',
       {
-        config: { ...required('A'), errors: ['INVALID_PERIOD', 'PERIOD_EXCEEDS_PLAN', 'NOT_FOUND', 'ACCESS_DENIED'] },
-        schema: { tags: tagsA, operationId: 'getNamespacedAggregateStatsA', summary: 'Aggregated statistics of a namespaced link', params: NsParams, querystring: PeriodQuery, response: { 200: AggregatedStats, ...errorResponses(400, 404) } },
+        config: bind(ops.aggregate, 'A', { operationId: 'getNamespacedAggregateStatsA' }),
+        schema: { tags: tagsA, summary: 'Aggregated statistics of a namespaced link', params: NsParams, querystring: PeriodQuery, response: { 200: AggregatedStats, ...errorResponses(400, 404) } },
       },
       async (request) => {
         const caller = callerOf(request);
@@ -92,8 +90,8 @@ export const analyticsRoutes =
     app.get(
       '/api/analytics/links/:shortPath',
       {
-        config: { ...required('B'), errors: ['INVALID_PERIOD', 'PERIOD_EXCEEDS_PLAN', 'NOT_FOUND', 'ACCESS_DENIED'] },
-        schema: { tags: tagsB, operationId: 'getLinkAnalyticsB', summary: 'Per-link analytics over a period', params: ShortPathParams, querystring: PeriodQuery, response: { 200: AggregatedStats, ...errorResponses(400, 404) } },
+        config: bind(ops.aggregate, 'B', { operationId: 'getLinkAnalyticsB' }),
+        schema: { tags: tagsB, summary: 'Per-link analytics over a period', params: ShortPathParams, querystring: PeriodQuery, response: { 200: AggregatedStats, ...errorResponses(400, 404) } },
       },
       async (request) => {
         const caller = callerOf(request);
@@ -102,7 +100,7 @@ export const analyticsRoutes =
     );
     app.get(
       '/api/analytics',
-      { config: { ...required('B'), errors: ['INVALID_PERIOD', 'PERIOD_EXCEEDS_PLAN'] }, schema: { tags: tagsB, operationId: 'getAccountAnalyticsB', summary: 'Account-level analytics over a period', querystring: PeriodQuery, response: { 200: AccountAnalytics, ...errorResponses(400) } } },
+      { config: bind(ops.accountAnalytics, 'B'), schema: { tags: tagsB, summary: 'Account-level analytics over a period', querystring: PeriodQuery, response: { 200: AccountAnalytics, ...errorResponses(400) } } },
       async (request) => {
         const caller = callerOf(request);
         const period = request.query.period ?? '7d';
@@ -119,16 +117,15 @@ export const analyticsRoutes =
 
     app.get(
       '/api/usage',
-      { config: ownPlan('B'), schema: { tags: tagsB, operationId: 'getUsageB', summary: 'Tracked clicks this billing cycle, overage and grace', response: { 200: UsageBody } } },
+      { config: bind(ops.usage, 'B'), schema: { tags: tagsB, summary: 'Tracked clicks this billing cycle, overage and grace', response: { 200: UsageBody } } },
       async (request) => analytics.usage(callerOf(request)),
     );
     app.post(
       '/api/subscription/overage-limit',
       {
-        config: { ...ownPlan('A'), errors: ['INVALID_LIMIT_CENTS', 'PLAN_NOT_ELIGIBLE'] },
+        config: bind(ops.setOverageLimit, 'A'),
         schema: {
           tags: ['subscription (A)'],
-          operationId: 'setOverageLimitA',
           summary: 'Set the monthly cap on overage charges (cents; 0 means no cap). Pro and Builder.',
           body: Type.Object({ limitCents: Type.Integer({ minimum: 0 }) }),
           response: { 200: Type.Object({ success: Type.Boolean(), limitCents: Type.Integer() }), ...errorResponses(400) },

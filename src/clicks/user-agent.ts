@@ -1,4 +1,5 @@
 import { createIsbotFromList, list } from 'isbot';
+import { LRUCache } from 'lru-cache';
 import { UAParser } from 'ua-parser-js';
 
 export type Device = 'desktop' | 'mobile' | 'tablet';
@@ -9,17 +10,16 @@ export interface Software {
   device: Device;
 }
 
-/** Small memo for repeated inputs (the same browsers visit again and again); cleared when full. */
-function memo<T>(compute: (key: string) => T, capacity = 5_000): (key: string) => T {
-  const cache = new Map<string, T>();
+/** A memo for repeated inputs: the same browsers visit again and again, and parsing a User-Agent is not free. */
+function memo<T extends object | boolean>(compute: (key: string) => T, capacity = 5_000): (key: string) => T {
+  const cache = new LRUCache<string, { value: T }>({ max: capacity });
   return (key) => {
-    let value = cache.get(key);
-    if (value === undefined) {
-      if (cache.size >= capacity) cache.clear();
-      value = compute(key);
-      cache.set(key, value);
+    let entry = cache.get(key);
+    if (entry === undefined) {
+      entry = { value: compute(key) };
+      cache.set(key, entry);
     }
-    return value;
+    return entry.value;
   };
 }
 

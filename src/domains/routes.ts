@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { callerOf } from '../http/access.js';
+import { bind, callerOf } from '../http/access.js';
 import { DateTime, errorResponses, Nullable } from '../http/schemas.js';
+import { DOMAIN_OPERATIONS as ops } from './operations.js';
 import type { DomainsService } from './service.js';
 
 const Status = Type.Unsafe<'pending_txt' | 'verified' | 'active'>({ type: 'string', enum: ['pending_txt', 'verified', 'active'] });
@@ -26,24 +27,21 @@ const DnsRecord = <T extends string>(type: T) => Type.Object({ name: Type.String
 const Params = Type.Object({ domain: Type.String() });
 
 const tags = ['domains (B)'];
-// Spec 4.2: Pro and above, with B's own code for "upgrade needed".
-const config = { surface: 'B', access: { auth: 'required', minTier: 'pro', tierCode: 'TIER_UPGRADE_REQUIRED' } } as const;
 
 /** Description B's custom domains: /api/user/domains and the public availability check. */
 export const domainRoutes =
   (domains: DomainsService): FastifyPluginAsyncTypebox =>
   async (app) => {
-    app.get('/api/user/domains', { config, schema: { tags, operationId: 'listDomainsB', summary: "The caller's custom domains", response: { 200: Type.Object({ domains: Type.Array(DomainItem), monthlyPrice: Type.Number() }) } } }, async (request) =>
+    app.get('/api/user/domains', { config: bind(ops.list, 'B'), schema: { tags, summary: "The caller's custom domains", response: { 200: Type.Object({ domains: Type.Array(DomainItem), monthlyPrice: Type.Number() }) } } }, async (request) =>
       domains.list(callerOf(request)),
     );
 
     app.post(
       '/api/user/domains',
       {
-        config: { ...config, errors: ['MISSING_DOMAIN', 'INVALID_DOMAIN', 'RESERVED_DOMAIN', 'DOMAIN_EXISTS', 'DOMAIN_TAKEN', 'DOMAIN_LIMIT_REACHED'] },
+        config: bind(ops.add, 'B'),
         schema: {
           tags,
-          operationId: 'addDomainB',
           summary: 'Add a domain; answers the DNS records to create',
           body: Type.Object({ domain: Type.String({ description: 'Hostname, e.g. links.example.com' }) }),
           response: {
@@ -58,8 +56,8 @@ export const domainRoutes =
     app.get(
       '/api/user/domains/:domain/verify',
       {
-        config: { ...config, errors: ['DOMAIN_NOT_FOUND'] },
-        schema: { tags, operationId: 'verifyDomainB', summary: 'Look up the TXT record and verify the domain', params: Params, response: { 200: Type.Object({ verified: Type.Boolean(), status: Status, hint: Type.String() }), ...errorResponses(404) } },
+        config: bind(ops.verify, 'B'),
+        schema: { tags, summary: 'Look up the TXT record and verify the domain', params: Params, response: { 200: Type.Object({ verified: Type.Boolean(), status: Status, hint: Type.String() }), ...errorResponses(404) } },
       },
       async (request) => domains.verify(callerOf(request), request.params.domain),
     );
@@ -67,10 +65,9 @@ export const domainRoutes =
     app.post(
       '/api/user/domains/:domain/activate',
       {
-        config: { ...config, errors: ['DOMAIN_NOT_FOUND', 'DOMAIN_NOT_VERIFIED'] },
+        config: bind(ops.activate, 'B'),
         schema: {
           tags,
-          operationId: 'activateDomainB',
           summary: 'Activate a verified domain',
           params: Params,
           response: {
@@ -85,10 +82,9 @@ export const domainRoutes =
     app.patch(
       '/api/user/domains/:domain',
       {
-        config: { ...config, errors: ['DOMAIN_NOT_FOUND', 'DOMAIN_NOT_ACTIVE', 'INVALID_SET_DEFAULT', 'INVALID_NOT_FOUND_PAGE', 'MISSING_REDIRECT_URL', 'MISSING_HTML', 'HTML_TOO_LONG', 'INVALID_URL', 'INVALID_BODY'] },
+        config: bind(ops.update, 'B'),
         schema: {
           tags,
-          operationId: 'updateDomainB',
           summary: 'Make the default domain, or set the page unknown paths show',
           params: Params,
           body: Type.Object({ setDefault: Type.Optional(Type.Boolean()), notFoundPage: Type.Optional(NotFoundPageInput) }, { minProperties: 1 }),
@@ -100,7 +96,7 @@ export const domainRoutes =
 
     app.delete(
       '/api/user/domains/:domain',
-      { config: { ...config, errors: ['DOMAIN_NOT_FOUND'] }, schema: { tags, operationId: 'deleteDomainB', summary: 'Remove a domain; its links fall back to the default host', params: Params, response: { 200: Type.Object({ success: Type.Boolean() }), ...errorResponses(404) } } },
+      { config: bind(ops.delete, 'B'), schema: { tags, summary: 'Remove a domain; its links fall back to the default host', params: Params, response: { 200: Type.Object({ success: Type.Boolean() }), ...errorResponses(404) } } },
       async (request) => {
         await domains.delete(callerOf(request), request.params.domain);
         return { success: true };

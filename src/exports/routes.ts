@@ -3,9 +3,10 @@ import { Type, type TSchema } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
 import { BreakdownFields } from '../analytics/schemas.js';
 import { PERIODS } from '../analytics/service.js';
-import { callerOf } from '../http/access.js';
+import { bind, callerOf } from '../http/access.js';
 import { DateTime, errorResponses, Nullable } from '../http/schemas.js';
 import { ShortPathParams } from '../links/schemas.js';
+import { EXPORT_OPERATIONS as ops } from './operations.js';
 import { DEFAULT_EXPORT_FORMAT, DEFAULT_STATS_PERIOD, EXPORT_FORMATS, type ExportFile, type ExportsService } from './service.js';
 
 const FormatField = Type.Union(
@@ -63,14 +64,12 @@ export const exportRoutes =
       ['A', '/api/v1/export', ['export (A)']],
       ['B', '/api/export', ['export (B)']],
     ] as const) {
-      const config = { surface, access: { auth: 'required' as const } };
       app.get(
         `${base}/links`,
         {
-          config: { ...config, errors: ['INVALID_FORMAT'] },
+          config: bind(ops.links, surface),
           schema: {
             tags,
-            operationId: `exportLinks${surface}`,
             summary: "Every link of the caller's, as CSV or JSON (the operator CLI's `links import` reads both back)",
             querystring: ExportQuery,
             response: {
@@ -84,10 +83,9 @@ export const exportRoutes =
       app.get(
         `${base}/links/:shortPath/stats`,
         {
-          config: { ...config, errors: ['INVALID_FORMAT', 'INVALID_PERIOD', 'PERIOD_EXCEEDS_PLAN', 'NOT_FOUND', 'ACCESS_DENIED'] },
+          config: bind(ops.linkStats, surface),
           schema: {
             tags,
-            operationId: `exportLinkStats${surface}`,
             summary: "A link's aggregated statistics over a period, as CSV or JSON; a period beyond the plan's history is 403",
             params: ShortPathParams,
             querystring: StatsExportQuery,

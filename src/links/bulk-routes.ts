@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
 import { bind, callerOf } from '../http/access.js';
 import { errorResponses, Nullable } from '../http/schemas.js';
-import type { BulkOutcome } from './creator.js';
+import type { BulkOutcome } from './bulk-creator.js';
 import { CreateLinkBodyA } from './schemas.js';
 import type { LinkPresenter } from './presenters.js';
 import type { LinksService } from './service.js';

@@ -7,7 +7,9 @@ import { folderErrors } from '../folders/errors.js';
 import { checkTag } from '../tags/rules.js';
 import { checkDomainFilter, checkSearch, type ViewFilters } from '../views/filters.js';
 import type { UsageService } from '../usage/service.js';
-import { LinkCreator, type BulkOptions, type BulkOutcome, type LinkDomains, type LinkUtmTemplates } from './creator.js';
+import { BulkCreator, type BulkOptions, type BulkOutcome } from './bulk-creator.js';
+import { LinkCreator, type LinkDomains, type LinkUtmTemplates } from './creator.js';
+import { LinkWriter } from './link-writer.js';
 import type { CreateLinkInput } from './drafts.js';
 import { toLink, type Link } from './link.js';
 import type { LinkPatch, LinksRepository } from './repository.js';
@@ -61,17 +63,20 @@ export class LinksService {
     domains: LinkDomains,
     private readonly ports: LinkPorts,
   ) {
-    this.creator = new LinkCreator(repo, bus, usage, clock, ownHostnames, plans, domains, ports.utmTemplates);
+    const writer = new LinkWriter(repo);
+    this.creator = new LinkCreator(repo, writer, bus, usage, clock, ownHostnames, plans, domains, ports.utmTemplates);
+    this.bulk = new BulkCreator(repo, writer, bus, usage, clock, ownHostnames, plans, domains);
   }
 
   private readonly creator: LinkCreator;
+  private readonly bulk: BulkCreator;
 
   create(caller: Caller, input: CreateLinkInput): Promise<Link> {
     return this.creator.createOne(caller, input);
   }
 
   createMany(caller: Caller, urls: unknown, options: BulkOptions): Promise<BulkOutcome[]> {
-    return this.creator.createMany(caller, urls, options);
+    return this.bulk.createMany(caller, urls, options);
   }
 
   /** The caller's own link by code or `<prefix>/<slug>`; someone else's link is refused, never shown. */

@@ -1,10 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
-import { callerOf } from '../http/access.js';
+import { bind, callerOf } from '../http/access.js';
 import { errorResponses } from '../http/schemas.js';
 import type { LinkKey } from '../links/repository.js';
 import { CODE_PATTERN } from '../links/rules.js';
+import { QR_OPERATIONS as ops } from './operations.js';
 import { ImageQuery, QrSettings, SettingsBody } from './schemas.js';
 import type { QrService } from './service.js';
 
@@ -82,22 +83,20 @@ export const qrRoutes =
       { base: '/api/v1/qr-settings', surface: 'A' },
       { base: '/api/user/qr-settings', surface: 'B' },
     ] as const) {
-      const settingsConfig = { surface, access: { auth: 'required' } } as const;
       const settingsTags = [`qr settings (${surface})`];
 
       app.get(
         base,
-        { config: settingsConfig, schema: { tags: settingsTags, operationId: `getQrSettings${surface}`, summary: "The account's QR defaults (the built-in ones until saved)", response: { 200: QrSettings } } },
+        { config: bind(ops.settings, surface), schema: { tags: settingsTags, summary: "The account's QR defaults (the built-in ones until saved)", response: { 200: QrSettings } } },
         async (request) => qr.settings(callerOf(request)),
       );
 
       app.patch(
         base,
         {
-          config: { ...settingsConfig, errors: ['INVALID_SIZE', 'INVALID_MARGIN', 'INVALID_COLOR', 'INVALID_BG_COLOR', 'INVALID_ERROR_CORRECTION', 'INVALID_BODY'] },
+          config: bind(ops.updateSettings, surface),
           schema: {
             tags: settingsTags,
-            operationId: `updateQrSettings${surface}`,
             summary: "Change the account's QR defaults; fields not given keep their value",
             body: SettingsBody,
             response: { 200: QrSettings, ...errorResponses(400) },

@@ -5,7 +5,7 @@ import { errors } from '../errors.js';
 import type { LinkPresenter } from '../links/presenters.js';
 import type { LinkKey, LinksRepository } from '../links/repository.js';
 import { parseShortPath } from '../links/rules.js';
-import { PngCache } from './png-cache.js';
+import { LRUCache } from 'lru-cache';
 import { renderQrPng } from './render.js';
 import type { QrSettingsRepository, QrSettingsRow } from './repository.js';
 import { checkImageParams, checkSettingsInput, DEFAULT_OPTIONS, type ErrorCorrection, type ImageParams, type QrOptions, type SettingsInput } from './rules.js';
@@ -48,7 +48,11 @@ const toSettings = (row: QrSettingsRow | undefined): QrSettings =>
  * The HTTP routes and the MCP tools (get_qr_code, get_qr_settings, update_qr_settings) both call these methods.
  */
 export class QrService {
-  private readonly rendered = new PngCache(500);
+  /**
+   * The last rendered images by their ETag hash, so a popular code is drawn once and not on every scan; a QR PNG is
+   * 1 bit per pixel, a few kilobytes at most.
+   */
+  private readonly rendered = new LRUCache<string, Buffer>({ max: 500 });
 
   constructor(
     private readonly repo: QrSettingsRepository,

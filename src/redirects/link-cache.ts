@@ -1,3 +1,5 @@
+import { LRUCache } from 'lru-cache';
+
 /** What the redirect needs to know about a link, kept in memory. */
 export interface CachedLink {
   id: string;
@@ -27,13 +29,15 @@ export interface CachedLink {
 export const CACHE_TTL_MS = 10_000;
 
 /**
- * A bounded least-recently-used map in front of the link store. A Map keeps insertion order, so re-inserting
- * on a hit moves the key to the young end and the oldest key is the first one.
+ * A bounded least-recently-used map (lru-cache) in front of the link store. The age limit is checked here, against
+ * the service's clock, rather than by lru-cache's own timer, so a test's clock governs it like every other time rule.
  */
 export class LinkCache {
-  private readonly entries = new Map<string, CachedLink>();
+  private readonly entries: LRUCache<string, CachedLink>;
 
-  constructor(private readonly capacity = 50_000) {}
+  constructor(capacity = 50_000) {
+    this.entries = new LRUCache({ max: capacity });
+  }
 
   get(key: string, nowMs: number): CachedLink | undefined {
     const entry = this.entries.get(key);
@@ -41,20 +45,11 @@ export class LinkCache {
       this.entries.delete(key);
       return undefined;
     }
-    if (entry) {
-      this.entries.delete(key);
-      this.entries.set(key, entry);
-    }
     return entry;
   }
 
   set(key: string, entry: CachedLink): void {
-    this.entries.delete(key);
     this.entries.set(key, entry);
-    if (this.entries.size > this.capacity) {
-      const oldest = this.entries.keys().next().value;
-      if (oldest !== undefined) this.entries.delete(oldest);
-    }
   }
 
   delete(keys: string[]): void {

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { callerOf } from '../http/access.js';
+import { bind, callerOf } from '../http/access.js';
 import { errorResponses } from '../http/schemas.js';
+import { TAG_OPERATIONS as ops } from './operations.js';
 import { AddTagBody, LinkTagOneParams, LinkTagParams, LinkTagsResult, TagList } from './schemas.js';
 import type { TagsService } from './service.js';
 
@@ -14,16 +15,14 @@ export const tagRoutes =
   (tags: TagsService): FastifyPluginAsyncTypebox =>
   async (app) => {
     for (const s of SURFACES) {
-      const config = { surface: s.surface, access: { auth: 'required' } } as const;
       const groups = [`tags (${s.surface})`];
 
       app.post(
         `${s.links}/:shortPath/tags`,
         {
-          config: { ...config, errors: ['MISSING_TAG', 'INVALID_TAG', 'TOO_MANY_TAGS', 'NOT_FOUND', 'ACCESS_DENIED'] },
+          config: bind(ops.add, s.surface),
           schema: {
             tags: groups,
-            operationId: `addLinkTags${s.surface}`,
             summary: 'Tag a link (at most 20 tags); a tag it already has, in any case, changes nothing',
             params: LinkTagParams,
             body: AddTagBody,
@@ -36,10 +35,9 @@ export const tagRoutes =
       app.delete(
         `${s.links}/:shortPath/tags/:tag`,
         {
-          config: { ...config, errors: ['INVALID_TAG', 'TAG_NOT_FOUND', 'NOT_FOUND', 'ACCESS_DENIED'] },
+          config: bind(ops.remove, s.surface),
           schema: {
             tags: groups,
-            operationId: `removeLinkTag${s.surface}`,
             summary: 'Take a tag (any case) off a link',
             params: LinkTagOneParams,
             response: { 200: LinkTagsResult, ...errorResponses(400, 403, 404) },
@@ -50,7 +48,7 @@ export const tagRoutes =
 
       app.get(
         s.tags,
-        { config, schema: { tags: groups, operationId: `listTags${s.surface}`, summary: "The caller's tags with the number of links carrying each", response: { 200: TagList } } },
+        { config: bind(ops.list, s.surface), schema: { tags: groups, summary: "The caller's tags with the number of links carrying each", response: { 200: TagList } } },
         async (request) => tags.list(callerOf(request)),
       );
     }

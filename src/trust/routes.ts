@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import { bind } from '../http/access.js';
 import { errorResponses, Nullable } from '../http/schemas.js';
+import { TRUST_OPERATIONS as ops } from './operations.js';
 import type { TrustService } from './service.js';
 
 const TrustScoreBody = Type.Object({
@@ -21,10 +23,9 @@ export const linkScanRoutes =
     app.get(
       '/api/link-scan/:short',
       {
-        config: { surface: 'B', access: { auth: 'none' }, errors: ['NOT_FOUND'] },
+        config: bind(ops.score, 'B'),
         schema: {
           tags: ['trust (B)'],
-          operationId: 'getLinkScanB',
           summary: "A link's trust score (public)",
           params: Type.Object({ short: Type.String({ description: 'The short code (or the URL-encoded prefix%2Fslug)' }) }),
           response: { 200: TrustScoreBody, ...errorResponses(404, 500) },

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { callerOf } from '../http/access.js';
+import { bind, callerOf } from '../http/access.js';
 import { errorResponses, SuccessMessage } from '../http/schemas.js';
+import { LISTED_FILTER_CODES, VIEW_OPERATIONS as ops } from './operations.js';
 import { CreateSavedViewBody, SavedViewList, SavedViewObject, SavedViewParams, UpdateSavedViewBody } from './schemas.js';
 import type { SavedViewsService } from './service.js';
 
@@ -14,20 +15,18 @@ export const savedViewRoutes =
   (views: SavedViewsService): FastifyPluginAsyncTypebox =>
   async (app) => {
     for (const { surface, base } of SURFACES) {
-      const config = { surface, access: { auth: 'required' } } as const;
       const tags = [`saved views (${surface})`];
 
-      app.get(base, { config, schema: { tags, operationId: `listViews${surface}`, summary: "The caller's saved views, oldest first", response: { 200: SavedViewList } } }, async (request) =>
+      app.get(base, { config: bind(ops.list, surface), schema: { tags, summary: "The caller's saved views, oldest first", response: { 200: SavedViewList } } }, async (request) =>
         views.list(callerOf(request)),
       );
 
       app.post(
         base,
         {
-          config: { ...config, errors: ['MISSING_NAME', 'INVALID_NAME', 'MISSING_FILTERS', 'INVALID_FILTERS', 'INVALID_SEARCH', 'INVALID_DOMAIN', 'INVALID_TAG', 'INVALID_FOLDER_ID', 'FOLDER_NOT_FOUND', 'VIEW_EXISTS'] },
+          config: bind(ops.create, surface, { errors: LISTED_FILTER_CODES.create }),
           schema: {
             tags,
-            operationId: `createView${surface}`,
             summary: 'Save a link-list filter under a name; list by it with ?view=<id> on the link list',
             body: CreateSavedViewBody,
             response: { 201: SavedViewObject, ...errorResponses(400, 404, 409) },
@@ -39,10 +38,9 @@ export const savedViewRoutes =
       app.patch(
         `${base}/:id`,
         {
-          config: { ...config, errors: ['INVALID_NAME', 'INVALID_FILTERS', 'INVALID_SEARCH', 'INVALID_DOMAIN', 'INVALID_TAG', 'INVALID_BODY', 'FOLDER_NOT_FOUND', 'VIEW_NOT_FOUND', 'VIEW_EXISTS'] },
+          config: bind(ops.update, surface, { errors: LISTED_FILTER_CODES.update }),
           schema: {
             tags,
-            operationId: `updateView${surface}`,
             summary: 'Rename a view or replace its filters; only the fields sent change',
             params: SavedViewParams,
             body: UpdateSavedViewBody,
@@ -54,7 +52,7 @@ export const savedViewRoutes =
 
       app.delete(
         `${base}/:id`,
-        { config: { ...config, errors: ['VIEW_NOT_FOUND'] }, schema: { tags, operationId: `deleteView${surface}`, summary: 'Delete a saved view; its links are untouched', params: SavedViewParams, response: { 200: SuccessMessage, ...errorResponses(404) } } },
+        { config: bind(ops.delete, surface), schema: { tags, summary: 'Delete a saved view; its links are untouched', params: SavedViewParams, response: { 200: SuccessMessage, ...errorResponses(404) } } },
         async (request) => {
           await views.delete(callerOf(request), request.params.id);
           return { success: true, message: 'Saved view deleted' };

@@ -1,8 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { callerOf } from '../http/access.js';
+import { bind, callerOf } from '../http/access.js';
 import { DateTime, errorResponses, Nullable, Pagination, SuccessMessage } from '../http/schemas.js';
 import { WEBHOOK_EVENTS } from './events.js';
+import { WEBHOOK_OPERATIONS as ops } from './operations.js';
 import type { WebhookService } from './service.js';
 
 const WebhookObject = Type.Object({
@@ -69,41 +70,39 @@ export const webhookRoutes =
       { base: '/api/v1/webhooks', surface: 'A' },
       { base: '/api/webhooks', surface: 'B' },
     ] as const) {
-      const config = { surface, access: { auth: 'required' } } as const;
       const tags = [`webhooks (${surface})`];
-      const notFound = { ...config, errors: ['WEBHOOK_NOT_FOUND'] } as const;
 
-      app.get(base, { config, schema: { operationId: `listWebhooks${surface}`, tags, summary: "The caller's webhooks and the plan's maximum", response: { 200: Type.Object({ webhooks: Type.Array(WebhookObject), limit: Nullable(Type.Integer()) }) } } }, async (request) =>
+      app.get(base, { config: bind(ops.list, surface), schema: { tags, summary: "The caller's webhooks and the plan's maximum", response: { 200: Type.Object({ webhooks: Type.Array(WebhookObject), limit: Nullable(Type.Integer()) }) } } }, async (request) =>
         webhooks.list(callerOf(request)),
       );
 
       app.post(
         base,
         {
-          config: { ...config, errors: ['INVALID_URL', 'INVALID_EVENTS', 'INVALID_NAME', 'INVALID_SECRET', 'DUPLICATE_WEBHOOK', 'WEBHOOK_LIMIT_REACHED'] },
-          schema: { operationId: `createWebhook${surface}`, tags, summary: 'Subscribe an endpoint to events', body: CreateBody, response: { 201: Created, ...errorResponses(400, 403) } },
+          config: bind(ops.create, surface),
+          schema: { tags, summary: 'Subscribe an endpoint to events', body: CreateBody, response: { 201: Created, ...errorResponses(400, 403) } },
         },
         async (request, reply) => reply.status(201).send(await webhooks.create(callerOf(request), request.body)),
       );
 
       app.get(
         `${base}/:webhookId`,
-        { config: notFound, schema: { operationId: `getWebhook${surface}`, tags, summary: 'One webhook', params: Params, response: { 200: WebhookObject, ...errorResponses(404) } } },
+        { config: bind(ops.get, surface), schema: { tags, summary: 'One webhook', params: Params, response: { 200: WebhookObject, ...errorResponses(404) } } },
         async (request) => webhooks.get(callerOf(request), request.params.webhookId),
       );
 
       app.patch(
         `${base}/:webhookId`,
         {
-          config: { ...config, errors: ['WEBHOOK_NOT_FOUND', 'INVALID_URL', 'INVALID_EVENTS', 'INVALID_NAME', 'INVALID_SECRET', 'INVALID_ENABLED', 'INVALID_BODY', 'DUPLICATE_WEBHOOK'] },
-          schema: { operationId: `updateWebhook${surface}`, tags, summary: 'Change URL, events, name or enabled', params: Params, body: UpdateBody, response: { 200: WebhookObject, ...errorResponses(400, 404) } },
+          config: bind(ops.update, surface),
+          schema: { tags, summary: 'Change URL, events, name or enabled', params: Params, body: UpdateBody, response: { 200: WebhookObject, ...errorResponses(400, 404) } },
         },
         async (request) => webhooks.update(callerOf(request), request.params.webhookId, request.body),
       );
 
       app.delete(
         `${base}/:webhookId`,
-        { config: notFound, schema: { operationId: `deleteWebhook${surface}`, tags, summary: 'Delete a webhook and its pending deliveries', params: Params, response: { 200: SuccessMessage, ...errorResponses(404) } } },
+        { config: bind(ops.delete, surface), schema: { tags, summary: 'Delete a webhook and its pending deliveries', params: Params, response: { 200: SuccessMessage, ...errorResponses(404) } } },
         async (request) => {
           await webhooks.delete(callerOf(request), request.params.webhookId);
           return { success: true, message: 'Webhook deleted' };
@@ -112,16 +111,15 @@ export const webhookRoutes =
 
       app.post(
         `${base}/:webhookId/test`,
-        { config: notFound, schema: { operationId: `testWebhook${surface}`, tags, summary: 'Send a signed test payload now', params: Params, response: { 200: TestResult, ...errorResponses(404) } } },
+        { config: bind(ops.test, surface), schema: { tags, summary: 'Send a signed test payload now', params: Params, response: { 200: TestResult, ...errorResponses(404) } } },
         async (request) => webhooks.test(callerOf(request), request.params.webhookId),
       );
 
       app.get(
         `${base}/:webhookId/deliveries`,
         {
-          config: notFound,
+          config: bind(ops.listDeliveries, surface),
           schema: {
-            operationId: `listWebhookDeliveries${surface}`,
             tags,
             summary: 'The delivery log, newest first',
             params: Params,

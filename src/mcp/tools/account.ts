@@ -1,26 +1,27 @@
 import { Type } from '@sinclair/typebox';
 import { tool } from '../tool.js';
-import { POLICIES } from '../../access/policies.js';
+import { ACCOUNT_OPERATIONS } from '../../accounts/operations.js';
+import { TRUST_OPERATIONS } from '../../trust/operations.js';
 
 export const accountTools = [
   tool({
     name: 'get_profile',
     description: 'Your account: email, plan, namespace and every plan limit.',
-    policy: POLICIES.ownAccount,
+    operation: ACCOUNT_OPERATIONS.getUser,
     input: {},
     run: async (_args, { core, caller }) => core.accounts.profile(caller.accountId),
   }),
   tool({
     name: 'get_link_trust_score',
     description: 'The public trust score of any short link: 0-100, safe / warning / unsafe, and the threats found.',
-    policy: POLICIES.ownAccount,
+    operation: TRUST_OPERATIONS.score,
     input: { shortCode: Type.String({ description: 'The 6-character code (or prefix/slug)' }) },
     run: async ({ shortCode }, { core }) => core.trust.score(shortCode),
   }),
   tool({
     name: 'set_namespace',
     description: 'Claim a namespace: the prefix of your custom-slug links, <namespace>/<slug> (Pro and above).',
-    policy: POLICIES.apiAccess,
+    operation: ACCOUNT_OPERATIONS.claimNamespace,
     input: { namespace: Type.String({ description: '3-30 characters: a-z, 0-9, inner hyphens' }) },
     run: async ({ namespace }, { core, caller }) => core.accounts.claimNamespace(caller.accountId, namespace),
   }),

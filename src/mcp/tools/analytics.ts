@@ -1,13 +1,13 @@
 import { Type } from '@sinclair/typebox';
 import { PERIODS } from '../../analytics/service.js';
 import { args, tool } from '../tool.js';
-import { POLICIES } from '../../access/policies.js';
+import { ANALYTICS_OPERATIONS as ops } from '../../analytics/operations.js';
 
 export const analyticsTools = [
   tool({
     name: 'get_link_stats',
     description: 'Click statistics of one of your links over the last 24 hours (hour by hour), 7 days or 30 days (with breakdowns).',
-    policy: POLICIES.apiAccess,
+    operation: ops.aggregate,
     input: { shortPath: args.shortPath, period: Type.Optional(args.oneOf(['24h', '7d', '30d'], '24h, 7d or 30d (default 7d)')) },
     run: async ({ shortPath, period = '7d' }, { core, caller }) => {
       const link = await core.analytics.ownedLink(caller, shortPath);
@@ -18,7 +18,7 @@ export const analyticsTools = [
   tool({
     name: 'get_aggregate_stats',
     description: "Aggregated statistics over 7, 30, 90 or 365 days for one link, or for your whole account when no link is given. Your plan's history limit applies (Free 30 days, Pro 90, Builder 365).",
-    policy: POLICIES.apiAccess,
+    operation: ops.aggregate,
     input: { shortPath: Type.Optional(args.shortPath), period: Type.Optional(args.oneOf(PERIODS, '7d, 30d, 90d or 365d (default 7d)')) },
     run: async ({ shortPath, period = '7d' }, { core, caller }) => {
       if (!shortPath) return { scope: 'account', period, ...(await core.analytics.aggregate(caller, { accountId: caller.accountId }, period)) };
@@ -29,7 +29,7 @@ export const analyticsTools = [
   tool({
     name: 'get_usage',
     description: 'Tracked clicks this billing cycle against your plan, overage charge and cap, and the grace period state.',
-    policy: POLICIES.ownAccount,
+    operation: ops.usage,
     input: {},
     run: async (_args, { core, caller }) => core.analytics.usage(caller),
   }),

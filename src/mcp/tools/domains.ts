@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { Nullable } from '../../http/schemas.js';
 import { args, tool } from '../tool.js';
-import { POLICIES } from '../../access/policies.js';
+import { DOMAIN_OPERATIONS as ops } from '../../domains/operations.js';
 
 const domain = Type.String({ description: 'Hostname, e.g. links.example.com' });
 
@@ -9,21 +9,21 @@ export const domainTools = [
   tool({
     name: 'list_domains',
     description: 'Your custom domains with status, link count and settings (Pro and above).',
-    policy: POLICIES.customDomains,
+    operation: ops.list,
     input: {},
     run: async (_args, { core, caller }) => core.domains.list(caller),
   }),
   tool({
     name: 'add_domain',
     description: 'Add a custom domain; answers the TXT and CNAME records to create at your DNS provider (Pro and above).',
-    policy: POLICIES.customDomains,
+    operation: ops.add,
     input: { domain },
     run: async ({ domain }, { core, caller }) => core.domains.add(caller, domain),
   }),
   tool({
     name: 'verify_domain',
     description: 'Look up the domain’s TXT record; once found the domain is verified and activated, ready for links (Pro and above).',
-    policy: POLICIES.customDomains,
+    operation: ops.verify,
     input: { domain },
     run: async ({ domain }, { core, caller }) => {
       const verification = await core.domains.verify(caller, domain);
@@ -35,7 +35,7 @@ export const domainTools = [
   tool({
     name: 'update_domain',
     description: 'Make a domain your default for new links, or set what unknown paths on it show (redirect or HTML) (Pro and above).',
-    policy: POLICIES.customDomains,
+    operation: ops.update,
     input: {
       domain,
       setDefault: Type.Optional(Type.Boolean()),
@@ -53,7 +53,7 @@ export const domainTools = [
   tool({
     name: 'delete_domain',
     description: 'Remove a custom domain; its links fall back to the default host (Pro and above).',
-    policy: POLICIES.customDomains,
+    operation: ops.delete,
     input: { domain },
     run: async ({ domain }, { core, caller }) => {
       await core.domains.delete(caller, domain);

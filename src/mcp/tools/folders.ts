@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { Nullable } from '../../http/schemas.js';
 import { args, tool } from '../tool.js';
-import { POLICIES } from '../../access/policies.js';
+import { FOLDER_OPERATIONS as ops } from '../../folders/operations.js';
 
 const color = Type.Optional(Nullable(Type.String({ description: 'Colour as #RRGGBB; null removes it' })));
 
@@ -9,35 +9,35 @@ export const folderTools = [
   tool({
     name: 'list_folders',
     description: 'Your folders with how many links each holds, and your plan’s folder limit.',
-    policy: POLICIES.apiAccess,
+    operation: ops.list,
     input: {},
     run: async (_args, { core, caller }) => core.folders.list(caller),
   }),
   tool({
     name: 'create_folder',
     description: 'Create a folder (name 1-50 characters, optional #RRGGBB colour).',
-    policy: POLICIES.apiAccess,
+    operation: ops.create,
     input: { name: Type.String({ description: 'Folder name' }), color },
     run: async (input, { core, caller }) => core.folders.create(caller, input),
   }),
   tool({
     name: 'update_folder',
     description: 'Rename a folder or change its colour.',
-    policy: POLICIES.apiAccess,
+    operation: ops.update,
     input: { folderId: Type.String(), name: Type.Optional(Type.String()), color },
     run: async ({ folderId, ...input }, { core, caller }) => core.folders.update(caller, folderId, input),
   }),
   tool({
     name: 'delete_folder',
     description: 'Delete a folder; its links stay, unfiled.',
-    policy: POLICIES.apiAccess,
+    operation: ops.delete,
     input: { folderId: Type.String() },
     run: async ({ folderId }, { core, caller }) => ({ success: true, ...(await core.folders.delete(caller, folderId)) }),
   }),
   tool({
     name: 'assign_link_to_folder',
     description: 'File a link in a folder, move it, or take it out of any folder (folderId null).',
-    policy: POLICIES.apiAccess,
+    operation: ops.assign,
     input: { shortPath: args.shortPath, folderId: Nullable(Type.String({ description: 'The folder, or null for none' })) },
     run: async ({ shortPath, folderId }, { core, caller }) => ({ success: true, ...(await core.folders.assign(caller, shortPath, folderId)) }),
   }),

@@ -1,7 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import { requireChange } from '../../errors.js';
 import { args, tool } from '../tool.js';
-import { POLICIES } from '../../access/policies.js';
+import { TAG_OPERATIONS } from '../../tags/operations.js';
+import { UTM_OPERATIONS } from '../../utm/operations.js';
+import { VIEW_OPERATIONS } from '../../views/operations.js';
 
 const utm = (name: string) => Type.Optional(Type.String({ description: `Value of ${name}` }));
 const filters = Type.Object(
@@ -19,28 +21,28 @@ export const organiseTools = [
   tool({
     name: 'add_link_tag',
     description: 'Tag one of your links (1-30 characters; up to 20 tags per link). Adding an existing tag changes nothing.',
-    policy: POLICIES.apiAccess,
+    operation: TAG_OPERATIONS.add,
     input: { shortPath: args.shortPath, tag: Type.String() },
     run: async ({ shortPath, tag }, { core, caller }) => core.tags.add(caller, shortPath, tag),
   }),
   tool({
     name: 'remove_link_tag',
     description: 'Remove a tag from one of your links.',
-    policy: POLICIES.apiAccess,
+    operation: TAG_OPERATIONS.remove,
     input: { shortPath: args.shortPath, tag: Type.String() },
     run: async ({ shortPath, tag }, { core, caller }) => core.tags.remove(caller, shortPath, tag),
   }),
   tool({
     name: 'list_utm_templates',
     description: 'Your UTM templates (named sets of utm_* parameters added to destinations when shortening).',
-    policy: POLICIES.apiAccess,
+    operation: UTM_OPERATIONS.list,
     input: {},
     run: async (_args, { core, caller }) => core.utmTemplates.list(caller),
   }),
   tool({
     name: 'create_utm_template',
     description: 'Create a UTM template; use its id as utmTemplateId in shorten_url.',
-    policy: POLICIES.apiAccess,
+    operation: UTM_OPERATIONS.create,
     input: {
       name: Type.String(),
       utmSource: utm('utm_source'),
@@ -54,28 +56,28 @@ export const organiseTools = [
   tool({
     name: 'delete_utm_template',
     description: 'Delete a UTM template (links already made keep their parameters).',
-    policy: POLICIES.apiAccess,
+    operation: UTM_OPERATIONS.delete,
     input: { templateId: Type.String() },
     run: async ({ templateId }, { core, caller }) => ({ success: true, template: await core.utmTemplates.delete(caller, templateId) }),
   }),
   tool({
     name: 'list_saved_views',
     description: 'Your saved views: named link-list filters.',
-    policy: POLICIES.apiAccess,
+    operation: VIEW_OPERATIONS.list,
     input: {},
     run: async (_args, { core, caller }) => core.savedViews.list(caller),
   }),
   tool({
     name: 'create_saved_view',
     description: 'Save a named link-list filter; list_links with view=<id> applies it.',
-    policy: POLICIES.apiAccess,
+    operation: VIEW_OPERATIONS.create,
     input: { name: Type.String(), filters },
     run: async (input, { core, caller }) => core.savedViews.create(caller, input),
   }),
   tool({
     name: 'update_saved_view',
     description: 'Rename a saved view or replace its filters.',
-    policy: POLICIES.apiAccess,
+    operation: VIEW_OPERATIONS.update,
     input: { viewId: Type.String(), name: Type.Optional(Type.String()), filters: Type.Optional(filters) },
     run: async ({ viewId, ...input }, { core, caller }) => {
       // The views service treats an empty change as "nothing to do"; a tool call naming nothing is a mistake.
@@ -86,7 +88,7 @@ export const organiseTools = [
   tool({
     name: 'delete_saved_view',
     description: 'Delete a saved view (the links are untouched).',
-    policy: POLICIES.apiAccess,
+    operation: VIEW_OPERATIONS.delete,
     input: { viewId: Type.String() },
     run: async ({ viewId }, { core, caller }) => ({ success: true, view: await core.savedViews.delete(caller, viewId) }),
   }),

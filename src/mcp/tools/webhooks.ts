@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { WEBHOOK_EVENTS } from '../../webhooks/events.js';
 import { tool } from '../tool.js';
-import { POLICIES } from '../../access/policies.js';
+import { WEBHOOK_OPERATIONS as ops } from '../../webhooks/operations.js';
 
 const events = Type.Array(Type.String(), { description: `Full event names: ${WEBHOOK_EVENTS.join(', ')}` });
 
@@ -9,35 +9,35 @@ export const webhookTools = [
   tool({
     name: 'list_webhooks',
     description: 'Your webhooks and your plan’s webhook limit.',
-    policy: POLICIES.apiAccess,
+    operation: ops.list,
     input: {},
     run: async (_args, { core, caller }) => core.webhooks.list(caller),
   }),
   tool({
     name: 'create_webhook',
     description: 'Subscribe an HTTPS endpoint to link events. The signing secret (X-Snip-Signature, HMAC-SHA256) is shown once.',
-    policy: POLICIES.apiAccess,
+    operation: ops.create,
     input: { url: Type.String({ description: 'HTTPS endpoint' }), events, name: Type.Optional(Type.String()), secret: Type.Optional(Type.String({ description: 'Signing secret; generated when absent' })) },
     run: async (input, { core, caller }) => core.webhooks.create(caller, input),
   }),
   tool({
     name: 'update_webhook',
     description: 'Change a webhook’s URL, events or name, or enable/disable it.',
-    policy: POLICIES.apiAccess,
+    operation: ops.update,
     input: { webhookId: Type.String(), url: Type.Optional(Type.String()), events: Type.Optional(events), name: Type.Optional(Type.String()), enabled: Type.Optional(Type.Boolean()) },
     run: async ({ webhookId, ...input }, { core, caller }) => core.webhooks.update(caller, webhookId, input),
   }),
   tool({
     name: 'test_webhook',
     description: 'Send a signed test delivery to a webhook now and report the result.',
-    policy: POLICIES.apiAccess,
+    operation: ops.test,
     input: { webhookId: Type.String() },
     run: async ({ webhookId }, { core, caller }) => core.webhooks.test(caller, webhookId),
   }),
   tool({
     name: 'delete_webhook',
     description: 'Delete a webhook and its pending deliveries.',
-    policy: POLICIES.apiAccess,
+    operation: ops.delete,
     input: { webhookId: Type.String() },
     run: async ({ webhookId }, { core, caller }) => {
       await core.webhooks.delete(caller, webhookId);

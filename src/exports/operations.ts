@@ -1,0 +1,10 @@
+import { operation } from '../access/operation.js';
+import { POLICIES } from '../access/policies.js';
+import { LINK_LOOKUP_ERRORS } from '../links/operations.js';
+
+/** The export operations (src/access/operation.ts): A's /api/v1/export, B's /api/export (routes.ts) and MCP bind them. */
+export const EXPORT_OPERATIONS = {
+  links: operation({ id: 'exportLinks', policy: POLICIES.apiAccess, errors: ['INVALID_FORMAT'] }),
+  /** A period beyond the plan's analytics history is refused (PERIOD_EXCEEDS_PLAN), not cut short. */
+  linkStats: operation({ id: 'exportLinkStats', policy: POLICIES.apiAccess, errors: ['INVALID_FORMAT', 'INVALID_PERIOD', 'PERIOD_EXCEEDS_PLAN', ...LINK_LOOKUP_ERRORS] }),
+};
