@@ -79,6 +79,10 @@ export function registerAccess(app: FastifyInstance, accounts: AccountsService, 
   app.decorateRequest('refundUsage', null);
   app.addHook('onRoute', (route) => {
     const access = route.config?.access;
+    // An API call that needs a key is an operation, defined once and bound here (`bind`), never a route's own rule.
+    if (access?.auth === 'required' && access.charged !== false && !route.config?.operationId) {
+      throw new Error(`${[route.method].flat().join(',')} ${route.url} needs a key but is bound to no operation: use config: bind(op, surface)`);
+    }
     if (!access || access.auth === 'none') return;
     const policy = policyOf(access);
     const resolveCaller = async (request: FastifyRequest, reply: FastifyReply) => {

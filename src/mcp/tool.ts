@@ -38,7 +38,7 @@ export interface ToolSpec<P extends TProperties = TProperties> {
 export function tool<P extends TProperties>(spec: Omit<ToolSpec<P>, 'input' | 'policy'> & { input: P | TObject<P> }): ToolSpec {
   const given: unknown = spec.input;
   const input = KindGuard.IsObject(given) ? given : Type.Object(given as TProperties, { additionalProperties: false });
-  return { ...spec, input, policy: spec.operation?.policy ?? (spec as unknown as ToolSpec).policy } as unknown as ToolSpec; // INTERIM
+  return { ...spec, input, policy: spec.operation.policy } as unknown as ToolSpec;
 }
 
 /** A tool answer that carries an image (the QR code) besides its JSON description. */

@@ -1,17 +1,5 @@
 import { operation } from '../access/operation.js';
 import { POLICIES } from '../access/policies.js';
-import type { ErrorCode } from '../errors.js';
-
-const FILTER_RULE_CODES = ['INVALID_SEARCH', 'INVALID_DOMAIN', 'INVALID_TAG'] as const satisfies ErrorCode[];
-
-/**
- * Codes REST's create and update have always listed for a bad filter, kept so their x-error-codes lose nothing. The
- * service answers each of them as INVALID_FILTERS (src/views/filters.ts, `rethrow`), so no operation claims them.
- */
-export const LISTED_FILTER_CODES = {
-  create: [...FILTER_RULE_CODES, 'INVALID_FOLDER_ID'],
-  update: FILTER_RULE_CODES,
-} as const satisfies Record<string, readonly ErrorCode[]>;
 
 /** The saved view operations (src/access/operation.ts): REST A and B (routes.ts) and the MCP saved view tools bind them. */
 export const VIEW_OPERATIONS = {

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { bind, callerOf } from '../http/access.js';
 import { errorResponses, SuccessMessage } from '../http/schemas.js';
-import { LISTED_FILTER_CODES, VIEW_OPERATIONS as ops } from './operations.js';
+import { VIEW_OPERATIONS as ops } from './operations.js';
 import { CreateSavedViewBody, SavedViewList, SavedViewObject, SavedViewParams, UpdateSavedViewBody } from './schemas.js';
 import type { SavedViewsService } from './service.js';
 
@@ -24,7 +24,7 @@ export const savedViewRoutes =
       app.post(
         base,
         {
-          config: bind(ops.create, surface, { errors: LISTED_FILTER_CODES.create }),
+          config: bind(ops.create, surface),
           schema: {
             tags,
             summary: 'Save a link-list filter under a name; list by it with ?view=<id> on the link list',
@@ -38,7 +38,7 @@ export const savedViewRoutes =
       app.patch(
         `${base}/:id`,
         {
-          config: bind(ops.update, surface, { errors: LISTED_FILTER_CODES.update }),
+          config: bind(ops.update, surface),
           schema: {
             tags,
             summary: 'Rename a view or replace its filters; only the fields sent change',
