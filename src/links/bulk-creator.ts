@@ -1,15 +1,9 @@
-import type { Plans } from '../accounts/plans.js';
 import type { Caller } from '../accounts/service.js';
-import type { Clock } from '../clock.js';
 import { AppError, errors } from '../errors.js';
-import type { EventBus } from '../events/bus.js';
-import type { UsageService } from '../usage/service.js';
 import { decodeBase64Destination } from './base64-destination.js';
-import type { LinkDomains } from './creator.js';
+import type { CreationDeps } from './creator.js';
 import { bulkItemInput, draftLink, type LinkDraft } from './drafts.js';
 import { toLink, type Link } from './link.js';
-import type { LinkWriter } from './link-writer.js';
-import type { LinksRepository } from './repository.js';
 
 export interface BulkOptions {
   /** The most items one request may carry on this surface (A 100, B 1,000, MCP 50). */
@@ -42,16 +36,7 @@ const echoUrl = (raw: unknown): string => {
  * a single link, the valid ones are written in one batch, and the few the batch skipped are retried one by one.
  */
 export class BulkCreator {
-  constructor(
-    private readonly repo: LinksRepository,
-    private readonly writer: LinkWriter,
-    private readonly bus: EventBus,
-    private readonly usage: UsageService,
-    private readonly clock: Clock,
-    private readonly ownHostnames: ReadonlySet<string>,
-    private readonly plans: Plans,
-    private readonly domains: LinkDomains,
-  ) {}
+  constructor(private readonly deps: CreationDeps) {}
 
   /** Spec 2.6: each item stands alone; a bad item fails only itself. Over the daily link limit, nothing is made. */
   async createMany(caller: Caller, urls: unknown, options: BulkOptions): Promise<BulkOutcome[]> {
@@ -62,11 +47,11 @@ export class BulkCreator {
     if (urls.length > options.maxItems) {
       throw errors.tooManyUrls(options.maxItems);
     }
-    const now = this.clock.now();
-    const domain = await this.domains.domainFor(caller.accountId, undefined);
+    const now = this.deps.clock.now();
+    const domain = await this.deps.domains.domainFor(caller.accountId, undefined);
     const outcomes: BulkOutcome[] = [];
     const pending: { index: number; url: string; draft: LinkDraft; importKey: string | null }[] = [];
-    const existing = await this.repo.byImportKeys(caller.accountId, options.importKeys ?? []);
+    const existing = await this.deps.repo.byImportKeys(caller.accountId, options.importKeys ?? []);
     const slugsSeen = new Set<string>();
     urls.forEach((raw, index) => {
       const url = echoUrl(raw);
@@ -74,7 +59,7 @@ export class BulkCreator {
       const already = importKey ? existing.get(importKey) : undefined;
       if (already) return outcomes.push({ index, url, link: toLink(already), existing: true });
       try {
-        const draft = { ...draftLink(caller, bulkItemInput(raw), now, this.ownHostnames, this.plans), domain };
+        const draft = { ...draftLink(caller, bulkItemInput(raw), now, this.deps.ownHostnames, this.deps.plans), domain };
         if (draft.slug && slugsSeen.has(draft.slug)) throw errors.slugTaken();
         if (draft.slug) slugsSeen.add(draft.slug);
         pending.push({ index, url, draft, importKey });
@@ -85,18 +70,18 @@ export class BulkCreator {
     });
 
     const namespace = caller.namespace;
-    const taken = namespace ? await this.repo.takenSlugs(namespace, pending.flatMap((p) => (p.draft.slug ? [p.draft.slug] : []))) : new Set();
+    const taken = namespace ? await this.deps.repo.takenSlugs(namespace, pending.flatMap((p) => (p.draft.slug ? [p.draft.slug] : []))) : new Set();
     const fresh = pending.filter((p) => {
       if (!p.draft.slug || !taken.has(p.draft.slug)) return true;
       outcomes.push({ index: p.index, url: p.url, error: errors.slugTaken() });
       return false;
     });
 
-    const refund = options.chargeQuota === false ? async () => {} : await this.usage.chargeLinks(caller, fresh.length);
-    const rows = fresh.map((p) => this.writer.row(p.draft, now, p.importKey));
+    const refund = options.chargeQuota === false ? async () => {} : await this.deps.usage.chargeLinks(caller, fresh.length);
+    const rows = fresh.map((p) => this.deps.writer.row(p.draft, now, p.importKey));
     let inserted: Set<string>;
     try {
-      inserted = await this.repo.insertMany(rows);
+      inserted = await this.deps.repo.insertMany(rows);
     } catch (error) {
       await refund();
       throw error;
@@ -110,16 +95,16 @@ export class BulkCreator {
       }
       // Skipped by the batch insert: a random code collided, or a slug was taken in between. Retry alone.
       try {
-        outcomes.push({ index: p.index, url: p.url, link: await this.writer.insertWithFreshCode(p.draft, now, p.importKey), existing: false });
+        outcomes.push({ index: p.index, url: p.url, link: await this.deps.writer.insertWithFreshCode(p.draft, now, p.importKey), existing: false });
       } catch (error) {
         if (!(error instanceof AppError)) throw error;
         outcomes.push({ index: p.index, url: p.url, error });
         failedAfterCharge += 1;
       }
     }
-    if (failedAfterCharge > 0 && options.chargeQuota !== false) await this.usage.refundLinks(caller, failedAfterCharge);
+    if (failedAfterCharge > 0 && options.chargeQuota !== false) await this.deps.usage.refundLinks(caller, failedAfterCharge);
     outcomes.sort((a, b) => a.index - b.index);
-    for (const o of outcomes) if ('link' in o && !o.existing) this.bus.emit('link.created', { link: o.link });
+    for (const o of outcomes) if ('link' in o && !o.existing) this.deps.bus.emit('link.created', { link: o.link });
     return outcomes;
   }
 }

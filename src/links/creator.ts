@@ -22,33 +22,38 @@ export interface LinkUtmTemplates {
   apply(caller: Caller, templateId: string, url: string): Promise<string>;
 }
 
+/** What creating links needs, one at a time (LinkCreator) or many (BulkCreator); wired by LinksService. */
+export interface CreationDeps {
+  repo: LinksRepository;
+  writer: LinkWriter;
+  bus: EventBus;
+  usage: UsageService;
+  clock: Clock;
+  ownHostnames: ReadonlySet<string>;
+  plans: Plans;
+  domains: LinkDomains;
+}
+
 /** Makes one new link; every rule comes from `draftLink`, so single and bulk creation (bulk-creator.ts) agree. */
 export class LinkCreator {
   constructor(
-    private readonly repo: LinksRepository,
-    private readonly writer: LinkWriter,
-    private readonly bus: EventBus,
-    private readonly usage: UsageService,
-    private readonly clock: Clock,
-    private readonly ownHostnames: ReadonlySet<string>,
-    private readonly plans: Plans,
-    private readonly domains: LinkDomains,
+    private readonly deps: CreationDeps,
     private readonly utmTemplates: LinkUtmTemplates,
   ) {}
 
   async createOne(caller: Caller, input: CreateLinkInput): Promise<Link> {
-    const now = this.clock.now();
-    const draft = draftLink(caller, input, now, this.ownHostnames, this.plans);
-    draft.domain = await this.domains.domainFor(caller.accountId, input.domain);
+    const now = this.deps.clock.now();
+    const draft = draftLink(caller, input, now, this.deps.ownHostnames, this.deps.plans);
+    draft.domain = await this.deps.domains.domainFor(caller.accountId, input.domain);
     draft.url = await this.withUtm(caller, input.utmTemplateId, draft.url);
-    if (draft.namespace && draft.slug && (await this.repo.find({ namespace: draft.namespace, slug: draft.slug }))) {
+    if (draft.namespace && draft.slug && (await this.deps.repo.find({ namespace: draft.namespace, slug: draft.slug }))) {
       throw errors.slugTaken();
     }
-    const refund = await this.usage.chargeLinks(caller, 1);
+    const refund = await this.deps.usage.chargeLinks(caller, 1);
     try {
       // The webhook event was committed with the link (LinksRepository.insert); the bus tells in-process caches.
-      const link = await this.writer.insertWithFreshCode(draft, now, null);
-      this.bus.emit('link.created', { link });
+      const link = await this.deps.writer.insertWithFreshCode(draft, now, null);
+      this.deps.bus.emit('link.created', { link });
       return link;
     } catch (error) {
       await refund();
@@ -60,6 +65,6 @@ export class LinkCreator {
   private async withUtm(caller: Caller, templateId: unknown, url: string): Promise<string> {
     if (templateId === undefined || templateId === null) return url;
     if (typeof templateId !== 'string') throw errors.invalidUtmTemplateId();
-    return checkDestination(await this.utmTemplates.apply(caller, templateId, url), this.ownHostnames);
+    return checkDestination(await this.utmTemplates.apply(caller, templateId, url), this.deps.ownHostnames);
   }
 }

@@ -63,9 +63,9 @@ export class LinksService {
     domains: LinkDomains,
     private readonly ports: LinkPorts,
   ) {
-    const writer = new LinkWriter(repo);
-    this.creator = new LinkCreator(repo, writer, bus, usage, clock, ownHostnames, plans, domains, ports.utmTemplates);
-    this.bulk = new BulkCreator(repo, writer, bus, usage, clock, ownHostnames, plans, domains);
+    const creation = { repo, writer: new LinkWriter(repo), bus, usage, clock, ownHostnames, plans, domains };
+    this.creator = new LinkCreator(creation, ports.utmTemplates);
+    this.bulk = new BulkCreator(creation);
   }
 
   private readonly creator: LinkCreator;

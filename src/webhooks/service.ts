@@ -1,100 +1,18 @@
-import { randomBytes } from 'node:crypto';
 import type { Plans } from '../accounts/plans.js';
 import type { Caller } from '../accounts/service.js';
 import type { Clock } from '../clock.js';
-import { AppError, errors, requireChange } from '../errors.js';
+import { errors, requireChange } from '../errors.js';
 import { newId } from '../ids.js';
 import { checkWebhookUrl } from './address-guard.js';
 import { deliveryHeaders } from './dispatcher.js';
-import { checkEvents, type WebhookEvent } from './events.js';
+import { checkEvents } from './events.js';
+import { checkName, checkSecret } from './rules.js';
+import { toDelivery, toWebhook, type CreateWebhookInput, type Delivery, type TestResult, type UpdateWebhookInput, type Webhook } from './webhook.js';
 import { deliveryBody } from './payloads.js';
-import type { DeliveryRow, WebhookRow, WebhooksRepository } from './repository.js';
+import type { WebhookRow, WebhooksRepository } from './repository.js';
 import type { WebhookSender } from './sender.js';
 
-export interface Webhook {
-  id: string;
-  url: string;
-  name: string;
-  events: WebhookEvent[];
-  enabled: boolean;
-  createdAt: string;
-  lastDeliveryAt: string | null;
-  lastStatus: number | null;
-}
-
-export interface CreateWebhookInput {
-  url: unknown;
-  events: unknown;
-  name?: unknown;
-  secret?: unknown;
-}
-
-export interface UpdateWebhookInput {
-  url?: unknown;
-  events?: unknown;
-  name?: unknown;
-  enabled?: unknown;
-}
-
-export interface Delivery {
-  id: string;
-  event: string;
-  status: DeliveryRow['status'];
-  attempts: number;
-  lastStatus: number | null;
-  lastError: string | null;
-  createdAt: string;
-  nextAttemptAt: string | null;
-  finishedAt: string | null;
-}
-
-export interface TestResult {
-  success: boolean;
-  statusCode: number;
-  durationMs: number;
-  error: string | null;
-}
-
-const toWebhook = (row: WebhookRow): Webhook => ({
-  id: row.id,
-  url: row.url,
-  name: row.name,
-  events: row.events.split(',') as WebhookEvent[],
-  enabled: Number(row.enabled) === 1,
-  createdAt: row.created_at,
-  lastDeliveryAt: row.last_delivery_at,
-  lastStatus: row.last_status === null ? null : Number(row.last_status),
-});
-
-const toDelivery = (row: DeliveryRow): Delivery => ({
-  id: row.id,
-  event: row.event,
-  status: row.status,
-  attempts: Number(row.attempts),
-  lastStatus: row.last_status === null ? null : Number(row.last_status),
-  lastError: row.last_error,
-  createdAt: row.created_at,
-  nextAttemptAt: row.status === 'pending' ? row.next_attempt_at : null,
-  finishedAt: row.finished_at,
-});
-
 const notFound = () => errors.webhookNotFound();
-
-function checkName(value: unknown, url: string): string {
-  if (value === undefined || value === null) return new URL(url).hostname;
-  if (typeof value !== 'string' || value.trim().length === 0 || value.length > 100) {
-    throw new AppError('INVALID_NAME', 'name must be 1-100 characters');
-  }
-  return value.trim();
-}
-
-function checkSecret(value: unknown): string {
-  if (value === undefined || value === null) return `whsec_${randomBytes(24).toString('hex')}`;
-  if (typeof value !== 'string' || value.length === 0 || value.length > 256) {
-    throw errors.invalidSecret();
-  }
-  return value;
-}
 
 /** What the service needs of the outbox writer: fresh subscribers after a change made here. */
 export interface SubscriberCache {
