@@ -96,7 +96,7 @@ export async function buildApp(config: Config, options: CoreOptions = {}): Promi
   await app.register(domainRoutes(core.domains));
   await app.register(mcpRoutes(core));
   await app.register(homeRoutes({ baseUrl: config.baseUrl, rootRedirect: config.rootRedirect }));
-  const hosts = { ownHosts: new Set([new URL(config.baseUrl).hostname]), activeDomain: (host: string) => core.domains.activeDomain(host) };
+  const hosts = { ownHosts: core.ownHostnames, activeDomain: (host: string) => core.domains.activeDomain(host) };
   await app.register(redirectRoutes(core.redirects, config.redirectStatus, preview, hosts));
   await app.ready();
   return { app, core };

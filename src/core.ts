@@ -48,6 +48,7 @@ import { SavedViewsService } from './views/service.js';
 import { ExportsRepository } from './exports/repository.js';
 import { ExportsService } from './exports/service.js';
 import { Lifecycle } from './runtime/lifecycle.js';
+import { normalHostname } from './net/hostname.js';
 
 export interface CoreOptions {
   clock?: Clock;
@@ -77,6 +78,8 @@ export interface Core {
   folders: FoldersService;
   trust: TrustService;
   domains: DomainsService;
+  /** BASE_URL's host, normalised: the host short links are on unless a custom domain is asked for. */
+  ownHostnames: ReadonlySet<string>;
   tags: TagsService;
   utmTemplates: UtmTemplatesService;
   savedViews: SavedViewsService;
@@ -102,7 +105,7 @@ export async function createCore(config: Config, log: FastifyBaseLogger, options
   // Subscribers known before recovery, so the clicks a crash left behind are announced too.
   await outbox.start();
   const linksRepo = new LinksRepository(database.db, outbox);
-  const ownHostnames = new Set([new URL(config.baseUrl).hostname.toLowerCase()]);
+  const ownHostnames = new Set([normalHostname(new URL(config.baseUrl).hostname)]);
   const now = () => clock.now().getTime();
   const memoryCounters = new MemoryCounterStore(now);
   const redis = config.redisUrl ? new RedisCounterStore(config.redisUrl, memoryCounters, log) : null;
@@ -168,6 +171,7 @@ export async function createCore(config: Config, log: FastifyBaseLogger, options
     relay,
     trust,
     domains,
+    ownHostnames,
     tags,
     utmTemplates,
     savedViews,

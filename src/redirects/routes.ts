@@ -10,6 +10,7 @@ import { warningPage } from '../trust/pages.js';
 import { missPage } from './pages.js';
 import type { ActiveDomain } from '../domains/service.js';
 import type { RedirectService } from './service.js';
+import { normalHostname } from '../net/hostname.js';
 
 const tags = ['redirect'];
 // The hot path skips the per-request child logger; its rare log lines carry no request id.
@@ -38,7 +39,7 @@ export const redirectRoutes =
   async (app) => {
     /** Snip's own host (the common case) costs a set lookup; any other host may be an active custom domain. */
     const domainOf = async (request: FastifyRequest): Promise<ActiveDomain | null> => {
-      const host = request.hostname.toLowerCase();
+      const host = normalHostname(request.hostname);
       const found = hosts.ownHosts.has(host) ? null : hosts.activeDomain(host);
       return found instanceof Promise ? await found : found;
     };

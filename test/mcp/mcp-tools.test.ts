@@ -863,14 +863,15 @@ describe(`MCP account tools (${dialectName})`, () => {
       return score.scannedAt === null ? null : score;
     });
     expect(expected).toMatchObject({ short: link.shortCode, destination: 'https://example.com/trusted', trustStatus: 'safe', threats: [] });
-    expect(await ok(client, 'get_link_trust_score', { shortCode: link.shortCode })).toEqual(expected);
-    expect(await ok(await connect(free), 'get_link_trust_score', { shortCode: link.shortCode })).toEqual(expected);
+    expect(await ok(client, 'get_link_trust_score', { shortPath: link.shortCode })).toEqual(expected);
+    expect(await ok(await connect(free), 'get_link_trust_score', { shortPath: link.shortCode })).toEqual(expected);
   });
 
   it('get_link_trust_score: bad arguments; an unknown link is REST`s code', async () => {
     await badArgs(client, 'get_link_trust_score', {});
-    await badArgs(client, 'get_link_trust_score', { shortCode: 123 });
-    await refused(client, 'get_link_trust_score', { shortCode: 'zzzzzz' }, restCode(await t.as(null, { method: 'GET', url: '/api/link-scan/zzzzzz' })));
+    await badArgs(client, 'get_link_trust_score', { shortPath: 123 });
+    await badArgs(client, 'get_link_trust_score', { shortPath: '' });
+    await refused(client, 'get_link_trust_score', { shortPath: 'zzzzzz' }, restCode(await t.as(null, { method: 'GET', url: '/api/link-scan/zzzzzz' })));
   });
 
   it('set_namespace claims a new prefix: get_profile and new custom slugs use it; old links keep theirs', async () => {
@@ -1241,7 +1242,7 @@ describe(`MCP tier rules (${dialectName})`, () => {
     delete_domain: { domain: 'tiers.example.com' },
     set_namespace: { namespace: 'tiers-ns' },
     delete_namespace: { namespace: 'tiers-ns' },
-    get_link_trust_score: { shortCode: 'abcdef' },
+    get_link_trust_score: { shortPath: 'abcdef' },
     export_links: {},
     export_link_stats: { shortPath: 'abcdef' },
     list_webhooks: {},

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { tool } from '../tool.js';
+import { args, tool } from '../tool.js';
 import { ACCOUNT_OPERATIONS } from '../../accounts/operations.js';
 import { TRUST_OPERATIONS } from '../../trust/operations.js';
 
@@ -15,8 +15,8 @@ export const accountTools = [
     name: 'get_link_trust_score',
     description: 'The public trust score of any short link: 0-100, safe / warning / unsafe, and the threats found.',
     operation: TRUST_OPERATIONS.score,
-    input: { shortCode: Type.String({ description: 'The 6-character code (or prefix/slug)' }) },
-    run: async ({ shortCode }, { core }) => core.trust.score(shortCode),
+    input: { shortPath: args.shortPath },
+    run: async ({ shortPath }, { core }) => core.trust.score(shortPath),
   }),
   tool({
     name: 'set_namespace',
