@@ -941,7 +941,9 @@ describe(`custom domains: links on a domain (${dialectName})`, () => {
     expect(created.shortUrl).toBe(`http://${domain}/${builder.namespace}/Spring-Sale`);
     expectRedirect(await api.visit(domain, `/${builder.namespace}/Spring-Sale`), 'https://example.com/ns-on-domain');
     expectRedirect(await api.visit('snip.test', `/${builder.namespace}/Spring-Sale`), 'https://example.com/ns-on-domain');
-    expectStandard404(await api.visit(second, `/${builder.namespace}/Spring-Sale`));
+    expectStandard404(await api.visit(second, `/${builder.namespace}/Spring-Sale`));    // Host names are compared normalised: letter case and a trailing dot name the same host.
+    expectRedirect(await api.visit(`${domain.toUpperCase()}.`, `/${builder.namespace}/Spring-Sale`), 'https://example.com/ns-on-domain');
+    expectRedirect(await api.visit('SNIP.test.', `/${builder.namespace}/Spring-Sale`), 'https://example.com/ns-on-domain');
   });
 
   it('a pending or verified domain is 400 DOMAIN_NOT_ACTIVE on A and B, and no link is made', async () => {
