@@ -3,10 +3,12 @@ import { Type } from '@sinclair/typebox';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { accountRoutesB } from './accounts/routes-b.js';
-import type { Config } from './config.js';
+import type { Config, TrustProxy } from './config.js';
 import { createCore, type Core, type CoreOptions } from './core.js';
 import { registerAccess } from './http/access.js';
 import { registerErrorHandling } from './http/error-handler.js';
+import { registerValidation } from './http/validators.js';
+import { registerSecurityHeaders } from './http/security-headers.js';
 import { registerOpenApi } from './http/openapi.js';
 import { linkRoutesA } from './links/routes-a.js';
 import { linkRoutesB } from './links/routes-b.js';
@@ -27,8 +29,10 @@ import { utmTemplateRoutes } from './utm/routes.js';
 import { savedViewRoutes } from './views/routes.js';
 import { exportRoutes } from './exports/routes.js';
 import { homeRoutes } from './http/home.js';
+import { registerAddressLimits } from './http/address-limits.js';
 
-const acceptAnyUriFormat = <T extends { addFormat(name: string, format: true): T }>(ajv: T): T => ajv.addFormat('uri', true);
+/** Fastify's trustProxy for TRUST_PROXY; a hop count as the function Fastify would make of it (its types lack the number). */
+const proxyTrust = (trust: TrustProxy) => (typeof trust === 'number' ? (_address: string, hop: number) => hop < trust : trust);
 
 export interface App {
   app: FastifyInstance;
@@ -40,17 +44,12 @@ export async function buildApp(config: Config, options: CoreOptions = {}): Promi
   const logger: FastifyBaseLogger = pino({ level: config.logLevel });
   const app = Fastify({
     loggerInstance: logger,
-    trustProxy: config.trustProxy,
+    trustProxy: proxyTrust(config.trustProxy),
     // Fastify's own request lines are at info level; Snip logs its own at debug instead (below).
     logController: new LogController({ disableRequestLogging: true }),
-    ajv: {
-      // Destinations are checked by the link rules (which also refuse javascript: and friends), not by Ajv's
-      // stricter RFC 3986 format, which would reject URLs that browsers accept.
-      onCreate: acceptAnyUriFormat as never,
-      // Fastify's default ('array') would wrap a lone value into a list, so `"GB"` would pass as `["GB"]`.
-      customOptions: { coerceTypes: true },
-    },
   }).withTypeProvider<TypeBoxTypeProvider>();
+  // Strict JSON bodies, coerced queries and paths, NUL refused (src/http/validators.ts); before any route.
+  registerValidation(app);
 
   const core = await createCore(config, logger, options);
   app.addHook('onClose', async () => core.close());
@@ -66,8 +65,10 @@ export async function buildApp(config: Config, options: CoreOptions = {}): Promi
     });
   }
   registerErrorHandling(app);
+  registerSecurityHeaders(app);
   await registerOpenApi(app, config.baseUrl);
   registerAccess(app, core.accounts, core.usage, config.plans);
+  registerAddressLimits(app, core.addressLimits);
 
   app.get(
     '/healthz',
@@ -97,7 +98,7 @@ export async function buildApp(config: Config, options: CoreOptions = {}): Promi
   await app.register(mcpRoutes(core));
   await app.register(homeRoutes({ baseUrl: config.baseUrl, rootRedirect: config.rootRedirect }));
   const hosts = { ownHosts: core.ownHostnames, activeDomain: (host: string) => core.domains.activeDomain(host) };
-  await app.register(redirectRoutes(core.redirects, config.redirectStatus, preview, hosts));
+  await app.register(redirectRoutes(core.redirects, config.redirectStatus, preview, hosts, core.addressLimits));
   await app.ready();
   return { app, core };
 }

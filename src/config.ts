@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { loadPlans, type Plans } from './accounts/plans.js';
 import { validateThreatList } from './trust/local-list.js';
@@ -6,13 +7,19 @@ import { normalHostname } from './net/hostname.js';
 
 export type RedirectStatus = 301 | 302 | 303 | 307 | 308;
 
+export type TrustProxy = boolean | number | string[];
+
 export interface Config {
   port: number;
   host: string;
   baseUrl: string;
   dataDir: string;
   databaseUrl: string | null;
-  trustProxy: boolean;
+  /**
+   * Which proxies' X-Forwarded-For is believed (Fastify's trustProxy): false (none), a hop count, a list of proxy
+   * addresses and CIDRs, or true (every hop: a client can then pick its own address, so start-up warns).
+   */
+  trustProxy: TrustProxy;
   redirectStatus: RedirectStatus;
   logLevel: string;
   redisUrl: string | null;
@@ -36,6 +43,8 @@ export interface Config {
   rootRedirect: string | null;
   /** How long start-up keeps trying to reach PostgreSQL before it gives up (a database starting alongside). */
   databaseStartTimeoutMs: number;
+  /** Requests one client address may make per minute of what needs no key (QR images, trust scores, public stats, misses); null: no limit. */
+  publicRequestsPerMinute: number | null;
 }
 
 /** A setting that cannot be used; start stops with this message, which names the variable. */
@@ -66,6 +75,35 @@ function boolean(env: Env, name: string, fallback: boolean): boolean {
   if (['true', '1', 'yes'].includes(raw)) return true;
   if (['false', '0', 'no'].includes(raw)) return false;
   throw new ConfigError(name, `expected true or false, got "${env[name]}"`);
+}
+
+/** proxy-addr's names for address ranges, accepted in a TRUST_PROXY list as Fastify accepts them. */
+const PROXY_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/**
+ * TRUST_PROXY: `false` (the default), a number of proxy hops in front of Snip (`1` behind one nginx), a comma
+ * list of the proxies' addresses or CIDRs (`10.0.0.0/8,192.168.1.2`, or `loopback`), or `true` for every hop.
+ */
+function trustProxy(env: Env): TrustProxy {
+  const raw = env.TRUST_PROXY?.trim() ?? '';
+  const lower = raw.toLowerCase();
+  if (lower === '' || lower === 'false' || lower === 'no' || lower === '0') return false;
+  if (lower === 'true' || lower === 'yes') return true;
+  if (/^\d+$/.test(raw)) {
+    const hops = Number(raw);
+    if (hops > 32) throw new ConfigError('TRUST_PROXY', `expected at most 32 proxy hops, got ${raw}`);
+    return hops;
+  }
+  const entries = raw.split(',').map((e) => e.trim()).filter(Boolean);
+  for (const entry of entries) {
+    const [address, bits, extra] = entry.split('/');
+    const family = net.isIP(address ?? '');
+    const bitsOk = bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (family === 6 ? 128 : 32));
+    if (!(PROXY_RANGES.has(entry.toLowerCase()) || (family !== 0 && bitsOk && extra === undefined))) {
+      throw new ConfigError('TRUST_PROXY', `expected false, true, a number of proxy hops, or a comma list of proxy addresses and CIDRs; "${entry}" is none of these`);
+    }
+  }
+  return entries.map((e) => (PROXY_RANGES.has(e.toLowerCase()) ? e.toLowerCase() : e));
 }
 
 function httpUrl(name: string, raw: string): string {
@@ -191,7 +229,7 @@ export function loadConfig(env: Env = process.env): Config {
     baseUrl,
     dataDir: path.resolve(env.DATA_DIR || './data'),
     databaseUrl: databaseUrl(env),
-    trustProxy: boolean(env, 'TRUST_PROXY', false),
+    trustProxy: trustProxy(env),
     redirectStatus,
     logLevel,
     redisUrl: redisUrl(env),
@@ -206,5 +244,6 @@ export function loadConfig(env: Env = process.env): Config {
     cnameTarget: cnameTarget(env, baseUrl),
     rootRedirect: rootRedirect(env),
     databaseStartTimeoutMs: integer(env, 'DATABASE_START_TIMEOUT', 30, 0, 3600) * 1000,
+    publicRequestsPerMinute: env.PUBLIC_REQUESTS_PER_MINUTE?.trim().toLowerCase() === 'unlimited' ? null : integer(env, 'PUBLIC_REQUESTS_PER_MINUTE', 300, 1, 1_000_000),
   };
 }

@@ -49,6 +49,7 @@ import { ExportsRepository } from './exports/repository.js';
 import { ExportsService } from './exports/service.js';
 import { Lifecycle } from './runtime/lifecycle.js';
 import { normalHostname } from './net/hostname.js';
+import { AddressLimits } from './access/address-limits.js';
 
 export interface CoreOptions {
   clock?: Clock;
@@ -80,6 +81,8 @@ export interface Core {
   domains: DomainsService;
   /** BASE_URL's host, normalised: the host short links are on unless a custom domain is asked for. */
   ownHostnames: ReadonlySet<string>;
+  /** The per-address budget of what needs no key (src/access/address-limits.ts). */
+  addressLimits: AddressLimits;
   tags: TagsService;
   utmTemplates: UtmTemplatesService;
   savedViews: SavedViewsService;
@@ -172,6 +175,7 @@ export async function createCore(config: Config, log: FastifyBaseLogger, options
     trust,
     domains,
     ownHostnames,
+    addressLimits: new AddressLimits(fastCounters, clock, config.publicRequestsPerMinute, log),
     tags,
     utmTemplates,
     savedViews,

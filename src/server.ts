@@ -54,6 +54,12 @@ async function main(): Promise<void> {
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const runtime = describeRuntime(config, `http://${host}:${address.port}`);
   app.log.info(runtime, `Snip ${runtime.version} listening on ${runtime.listening}`);
+  if (config.trustProxy === true) {
+    // Every hop trusted: a visitor who sends X-Forwarded-For picks the address Snip sees (country blocks, statistics).
+    app.log.warn(
+      'TRUST_PROXY=true believes every X-Forwarded-For hop, so a client can choose its own address; set the number of proxies in front of Snip (TRUST_PROXY=1 behind one) or their addresses instead',
+    );
+  }
 }
 
 main().catch(failStart);

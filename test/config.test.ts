@@ -32,6 +32,7 @@ describe('loadConfig', () => {
       cnameTarget: 'localhost',
       rootRedirect: null,
       databaseStartTimeoutMs: 30_000,
+      publicRequestsPerMinute: 300,
     });
     expect(path.isAbsolute(config.dataDir)).toBe(true);
   });
@@ -65,6 +66,7 @@ describe('loadConfig', () => {
       CNAME_TARGET: 'Custom.Sho.rt.',
       ROOT_REDIRECT: 'https://example.org/about?from=snip',
       DATABASE_START_TIMEOUT: '5',
+      PUBLIC_REQUESTS_PER_MINUTE: '40',
     });
     expect(config).toEqual({
       port: 4000,
@@ -86,6 +88,7 @@ describe('loadConfig', () => {
       cnameTarget: 'custom.sho.rt',
       rootRedirect: 'https://example.org/about?from=snip',
       databaseStartTimeoutMs: 5_000,
+      publicRequestsPerMinute: 40,
       plans: { ...DEFAULT_PLANS, pro: { ...DEFAULT_PLANS.pro, requestsPerHour: null, requestsPerMonth: null, requestsPerMinute: null, linksPerDay: null, bulkRequestsPerHour: null }, builder: expect.objectContaining({ requestsPerHour: null, webhooks: 10 }), free: expect.objectContaining({ linksPerDay: null, folders: 5 }) },
     });
   });
@@ -96,9 +99,18 @@ describe('loadConfig', () => {
     expect(loadConfig({ BASE_URL: 'https://example.com/s/' }).baseUrl).toBe('https://example.com/s');
   });
 
-  it('accepts the usual spellings of a boolean for TRUST_PROXY', () => {
-    for (const yes of ['true', 'TRUE', '1', 'yes']) expect(loadConfig({ TRUST_PROXY: yes }).trustProxy).toBe(true);
-    for (const no of ['false', 'False', '0', 'no']) expect(loadConfig({ TRUST_PROXY: no }).trustProxy).toBe(false);
+  it('reads TRUST_PROXY as false, true, a hop count or a list of proxy addresses and CIDRs', () => {
+    for (const yes of ['true', 'TRUE', 'yes']) expect(loadConfig({ TRUST_PROXY: yes }).trustProxy).toBe(true);
+    for (const no of ['false', 'False', '0', 'no', '']) expect(loadConfig({ TRUST_PROXY: no }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 192.168.1.2,::1,fd00::/8, Loopback' }).trustProxy).toEqual(['10.0.0.0/8', '192.168.1.2', '::1', 'fd00::/8', 'loopback']);
+    for (const bad of ['maybe', '10.0.0.0/33', '10.0.0.300', 'example.com', '99']) expect(() => loadConfig({ TRUST_PROXY: bad }), bad).toThrow(/TRUST_PROXY/);
+  });
+
+  it('reads PUBLIC_REQUESTS_PER_MINUTE as a positive number or `unlimited`', () => {
+    expect(loadConfig({ PUBLIC_REQUESTS_PER_MINUTE: 'Unlimited' }).publicRequestsPerMinute).toBeNull();
+    for (const bad of ['0', '-1', 'many']) expect(() => loadConfig({ PUBLIC_REQUESTS_PER_MINUTE: bad }), bad).toThrow(/PUBLIC_REQUESTS_PER_MINUTE/);
   });
 
   it('accepts postgresql:// as well as postgres://', () => {
@@ -126,7 +138,7 @@ describe('loadConfig', () => {
     ['DATABASE_URL', 'mysql://x'],
     ['DATABASE_URL', 'sqlite://./data/snip.db'],
     ['TRUST_PROXY', 'maybe'],
-    ['TRUST_PROXY', '2'],
+    ['TRUST_PROXY', '10.0.0.0/99'],
     ['REDIRECT_STATUS', '200'],
     ['REDIRECT_STATUS', '304'],
     ['REDIRECT_STATUS', '404'],

@@ -12,7 +12,34 @@ export const RESERVED_PATHS = new Set([
   'public', 'favicon.ico', 'robots.txt', '.well-known', 'qr', 'stats', 'ns', 'preview', 'link-scan', 'links',
   'domains', 'folders', 'webhooks', 'bulk', 'analytics', 'help', 'about', 'pricing', 'terms', 'privacy',
   'status', 'www', 'snip',
+  // Issue 16 (class 7): names the service, browsers and crawlers use or may use at the top level, and names that
+  // pass for the service's own pages. `.well-known` and `favicon.ico` cannot be namespaces (the pattern refuses the
+  // dot); their look-alikes can.
+  'well-known', 'favicon', 'apple-touch-icon', 'manifest', 'robots', 'sitemap', 'security', 'humans', 'ads',
+  'livez', 'ping', 'version', 'swagger', 'redoc', 'reference', 'graphql', 'webhook', 'v1', 'v2', 'v3',
+  'cdn', 'img', 'images', 'js', 'css', 'fonts', 'media', 'files', 'uploads', 'downloads', 'home', 'index',
+  'new', 'create', 'shorten', 'link', 'short', 'redirect', 'go', 'scan', 'trust', 'report', 'abuse',
+  'support', 'contact', 'legal', 'blog', 'billing', 'checkout', 'subscription', 'usage', 'export', 'exports',
+  'import', 'tags', 'templates', 'views', 'sso', 'saml', 'oidc', 'oauth2', 'callback', 'root', 'system',
+  'internal', 'administrator', 'postmaster', 'hostmaster', 'webmaster', 'mail', 'email', 'official', 'staff',
 ]);
+
+/**
+ * How many prefixes other than the current one an account keeps (issue 16, class 7: hoarding). An old prefix is
+ * kept only while links use it, so those links keep their paths and nobody else can put links beside them; a
+ * change of namespace releases every old prefix without links. A change that would leave the account holding more
+ * than this many old prefixes (each still with links) is refused until one is emptied and released.
+ */
+export const MAX_OLD_NAMESPACES = 3;
+
+/**
+ * The bound on old prefixes, checked in the transaction of a namespace change after the old prefixes without links
+ * were released: `old` are the account's other prefixes, oldest first, with their link counts. Over the bound, 409
+ * NAMESPACE_HAS_LINKS names the oldest (release it first, once its links are deleted).
+ */
+export function checkOldNamespaces(old: readonly { prefix: string; links: number }[]): void {
+  if (old.length > MAX_OLD_NAMESPACES) throw errors.namespaceHasLinks(old[0]!.prefix, old[0]!.links);
+}
 
 const NAMESPACE_PATTERN = /^[a-z0-9](?:[a-z0-9-]{1,28}[a-z0-9])$/;
 

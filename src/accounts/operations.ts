@@ -7,7 +7,7 @@ import { POLICIES } from '../access/policies.js';
  */
 export const ACCOUNT_OPERATIONS = {
   getUser: operation({ id: 'getUser', policy: POLICIES.ownAccount, errors: ['ACCOUNT_NOT_FOUND'] }),
-  claimNamespace: operation({ id: 'claimNamespace', policy: POLICIES.apiAccess, errors: ['INVALID_NAMESPACE', 'RESERVED_NAMESPACE', 'NAMESPACE_TAKEN'] }),
+  claimNamespace: operation({ id: 'claimNamespace', policy: POLICIES.apiAccess, errors: ['INVALID_NAMESPACE', 'RESERVED_NAMESPACE', 'NAMESPACE_TAKEN', 'NAMESPACE_HAS_LINKS'] }),
   listNamespaces: operation({ id: 'listNamespaces', policy: POLICIES.apiAccess, errors: ['ACCOUNT_NOT_FOUND'] }),
   releaseNamespace: operation({ id: 'releaseNamespace', policy: POLICIES.apiAccess, errors: ['NAMESPACE_NOT_FOUND', 'NAMESPACE_IN_USE', 'NAMESPACE_HAS_LINKS', 'NAMESPACE_BUSY'] }),
   listKeys: operation({ id: 'listKeys', policy: POLICIES.ownAccount, errors: [] }),

@@ -1,5 +1,6 @@
 import { sql, type Kysely, type RawBuilder, type Selectable, type SqlBool, type Transaction } from 'kysely';
 import type { AccountsTable, ApiKeysTable, Database } from '../db/schema.js';
+import { checkOldNamespaces } from './namespace-rules.js';
 
 export type AccountRow = Selectable<AccountsTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;
@@ -123,13 +124,24 @@ export class AccountsRepository {
       .then((row) => row?.account_id);
   }
 
-  /** Makes `prefix` the account's namespace; false when another account holds it. */
+  /**
+   * Makes `prefix` the account's namespace; false when another account holds it. The account's other prefixes
+   * without links are released in the same transaction, and the rest are bounded (checkOldNamespaces, issue 16).
+   */
   async claimNamespace(accountId: string, prefix: string, at: string): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
       const owner = await trx.selectFrom('namespaces').select('account_id').where('prefix', '=', prefix).executeTakeFirst();
       if (owner && owner.account_id !== accountId) return false;
-      if (!owner) await trx.insertInto('namespaces').values({ prefix, account_id: accountId, created_at: at }).execute();
+      // The account row first: on PostgreSQL its lock orders this account's changes, so the bound below holds.
       await trx.updateTable('accounts').set({ namespace: prefix }).where('id', '=', accountId).execute();
+      if (!owner) await trx.insertInto('namespaces').values({ prefix, account_id: accountId, created_at: at }).execute();
+      await trx
+        .deleteFrom('namespaces')
+        .where('account_id', '=', accountId)
+        .where('prefix', '<>', prefix)
+        .where(({ not, exists, selectFrom }) => not(exists(selectFrom('links').select('links.id').whereRef('links.namespace', '=', 'namespaces.prefix'))))
+        .execute();
+      checkOldNamespaces((await new AccountsRepository(trx).namespacesOf(accountId)).filter((n) => n.prefix !== prefix));
       return true;
     });
   }

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { bind, callerOf } from '../http/access.js';
-import { errorResponses } from '../http/schemas.js';
+import { errorResponses, MAX_INTEGER } from '../http/schemas.js';
 import type { Link } from '../links/link.js';
 import type { LinkPresenter } from '../links/presenters.js';
 import type { LinkKey } from '../links/repository.js';
@@ -127,7 +127,7 @@ export const analyticsRoutes =
         schema: {
           tags: ['subscription (A)'],
           summary: 'Set the monthly cap on overage charges (cents; 0 means no cap). Pro and Builder.',
-          body: Type.Object({ limitCents: Type.Integer({ minimum: 0 }) }),
+          body: Type.Object({ limitCents: Type.Integer({ minimum: 0, maximum: MAX_INTEGER }) }),
           response: { 200: Type.Object({ success: Type.Boolean(), limitCents: Type.Integer() }), ...errorResponses(400) },
         },
       },

@@ -22,7 +22,7 @@ export const LinkStats = Type.Object({
 
 export const DetailedStats = Type.Object({
   short: Type.String(),
-  long: Type.String({ format: 'uri' }),
+  long: Nullable(Type.String({ format: 'uri', description: 'The destination; null for a capped link (maxClicks) unless the caller owns it' })),
   opened: Type.Integer({ description: 'Total clicks' }),
   created: DateTime(),
   expiresAt: Nullable(DateTime()),

@@ -49,6 +49,9 @@ export interface Usage {
   recordingPaused: boolean;
 }
 
+/** A link as the public statistics show it: `url` null where the destination is withheld. */
+export type PublicLink = Omit<Link, 'url'> & { url: string | null };
+
 const toView = (row: ClickRow): ClickView => ({
   timestamp: row.at,
   city: row.city,
@@ -80,13 +83,15 @@ export class AnalyticsService {
 
   /**
    * A link as anyone may see its basic statistics: a link that is not active yet is not public (its redirect
-   * answers 404), so only its owner sees it.
+   * answers 404), so only its owner sees it. A capped link's destination (`url`) is null for anyone but its owner:
+   * reading statistics counts no click, so it must not give away a one-time link, used up or not.
    */
-  async publicLink(key: LinkKey, callerAccountId: string | null): Promise<Link> {
+  async publicLink(key: LinkKey, callerAccountId: string | null): Promise<PublicLink> {
     const link = await this.findLink(key);
+    const owner = link.accountId === callerAccountId;
     const scheduled = link.activeFrom !== null && Date.parse(link.activeFrom) > this.clock.now().getTime();
-    if (scheduled && link.accountId !== callerAccountId) throw errors.linkNotFound();
-    return link;
+    if (scheduled && !owner) throw errors.linkNotFound();
+    return link.maxClicks !== null && !owner ? { ...link, url: null } : link;
   }
 
   async findLink(key: LinkKey): Promise<Link> {
@@ -96,7 +101,7 @@ export class AnalyticsService {
   }
 
   /** The last 100 clicks with their details, and the total. */
-  async recentClicks(link: Link): Promise<{ totalClicks: number; clicks: ClickView[] }> {
+  async recentClicks(link: Pick<Link, 'id' | 'accountId'>): Promise<{ totalClicks: number; clicks: ClickView[] }> {
     await this.pendingClicks.settle();
     const visibility = await this.visibility(link.accountId);
     const [rows, sums] = await Promise.all([

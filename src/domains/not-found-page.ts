@@ -6,16 +6,26 @@ export type NotFoundPage = { type: 'redirect'; redirectUrl: string } | { type: '
 
 export const MAX_HTML = 10_000;
 
+/** A CSS value without a function that fetches or runs anything (url(), image-set(), expression()). */
+const PLAIN_CSS_VALUE = /^(?!.*\b(url|image-set|expression|image)\s*\()[\w\s#(),.%+\-/"']+$/i;
+
+/** The inline style properties a 404 page may set: colours, type, spacing and alignment. */
+const STYLE_PROPERTIES = [
+  'color', 'background-color', 'font-family', 'font-size', 'font-weight', 'font-style', 'line-height', 'text-align',
+  'text-decoration', 'margin', 'margin-top', 'margin-bottom', 'padding', 'max-width', 'width', 'border', 'border-radius',
+];
+
 /**
- * A domain's own 404 page may style itself but never run script: scripts, event handlers and javascript: URLs
- * are removed by a maintained sanitiser; inline styles and <style> stay (CSS cannot run script in browsers).
+ * A domain's own 404 page may style itself but never run or fetch anything: scripts, event handlers, javascript:
+ * URLs and <style> elements (whose @import and url() fetch from anywhere, and which sanitize-html cannot clean)
+ * are removed by a maintained sanitiser; inline `style` keeps only plain values of the properties above.
  */
 const sanitize = (html: string): string =>
   sanitizeHtml(html, {
-    allowedTags: [...sanitizeHtml.defaults.allowedTags, 'img', 'style', 'title', 'center', 'font'],
+    allowedTags: [...sanitizeHtml.defaults.allowedTags, 'img', 'title', 'center', 'font'],
     allowedAttributes: { ...sanitizeHtml.defaults.allowedAttributes, '*': ['style', 'class', 'id', 'align'], img: ['src', 'alt', 'width', 'height'] },
+    allowedStyles: { '*': Object.fromEntries(STYLE_PROPERTIES.map((property) => [property, [PLAIN_CSS_VALUE]])) },
     allowedSchemes: ['http', 'https', 'mailto'],
-    allowVulnerableTags: true,
   });
 
 const invalid = errors.invalidNotFoundPage;

@@ -13,7 +13,7 @@ export const DOMAIN_OPERATIONS = {
     policy: POLICIES.customDomains,
     errors: ['MISSING_DOMAIN', 'INVALID_DOMAIN', 'RESERVED_DOMAIN', 'DOMAIN_EXISTS', 'DOMAIN_TAKEN', 'DOMAIN_LIMIT_REACHED'],
   }),
-  verify: operation({ id: 'verifyDomain', policy: POLICIES.customDomains, errors: ['DOMAIN_NOT_FOUND'] }),
+  verify: operation({ id: 'verifyDomain', policy: POLICIES.customDomains, errors: ['DOMAIN_NOT_FOUND', 'DOMAIN_TAKEN'] }),
   activate: operation({ id: 'activateDomain', policy: POLICIES.customDomains, errors: ['DOMAIN_NOT_FOUND', 'DOMAIN_NOT_VERIFIED'] }),
   update: operation({
     id: 'updateDomain',

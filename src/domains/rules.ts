@@ -32,3 +32,13 @@ export function checkDomain(raw: unknown, ownHosts: ReadonlySet<string>): string
   }
   return host;
 }
+
+/**
+ * How long an unverified (pending_txt) claim lives. A pending claim never blocks another account (issue 16, class
+ * 6: squatting); past this age it is dropped, no longer counts toward the plan's domain maximum and can no longer
+ * be verified (add the domain again for a new token). Seven days is well past DNS propagation (48 hours, spec 3.1).
+ */
+export const PENDING_CLAIM_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** The created_at before which a pending claim has expired, as an ISO string (timestamps compare as text). */
+export const pendingCutoff = (now: Date): string => new Date(now.getTime() - PENDING_CLAIM_TTL_MS).toISOString();

@@ -2,12 +2,13 @@ import { randomBytes } from 'node:crypto';
 import type { Plans } from '../accounts/plans.js';
 import type { Caller } from '../accounts/service.js';
 import type { Clock } from '../clock.js';
+import { isUniqueViolation } from '../db/database.js';
 import { AppError, errors, requireChange } from '../errors.js';
 import type { EventBus } from '../events/bus.js';
 import type { Dns } from '../net/dns.js';
 import { checkNotFoundPage, type NotFoundPage } from './not-found-page.js';
 import type { DomainRow, DomainsRepository } from './repository.js';
-import { checkDomain, normalHost } from './rules.js';
+import { checkDomain, normalHost, pendingCutoff } from './rules.js';
 
 export interface DomainItem {
   domain: string;
@@ -54,6 +55,10 @@ const itemOf = (row: DomainRow, linkCount: number): DomainItem => ({
 /**
  * Custom domains and the state machine of spec 3.1: added (pending_txt) -> TXT record found (verified) ->
  * activated (active). DNS is asked through the Dns port, so DNS_RESOLVER can point it anywhere.
+ *
+ * Squatting (issue 16): a pending claim owns nothing. Several accounts may hold pending claims on one hostname,
+ * each with its own token; the first to prove control by DNS owns it, the others' pending claims go, and from then
+ * on adds by others are 409 DOMAIN_TAKEN. A pending claim expires after PENDING_CLAIM_TTL_MS (rules.ts).
  */
 export class DomainsService {
   /** Active custom domains by host, for the redirect; changes through this instance clear it at once. */
@@ -71,23 +76,24 @@ export class DomainsService {
   ) {}
 
   async list(caller: Caller): Promise<{ domains: DomainItem[]; monthlyPrice: number }> {
-    const rows = await this.repo.list(caller.accountId);
+    const rows = await this.repo.list(caller.accountId, this.cutoff());
     return { domains: rows.map((r) => itemOf(r, Number(r.link_count))), monthlyPrice: 0 };
   }
 
   async add(caller: Caller, raw: unknown): Promise<AddedDomain> {
     const domain = checkDomain(raw, this.ownHosts);
-    const existing = await this.repo.find(domain);
-    if (existing) {
-      if (existing.account_id === caller.accountId) throw errors.domainExists();
-      throw errors.domainTaken();
-    }
+    const cutoff = this.cutoff();
     const limit = this.plans[caller.tier].domains;
     const token = randomBytes(16).toString('hex');
     try {
-      // Count and insert under the account's lock, so parallel adds cannot pass the plan's maximum together.
+      // Check, count and insert under the account's lock, so parallel adds cannot pass the plan's maximum together.
+      // Only a verified or active claim of another account blocks; expired pending claims are dropped first.
       await this.repo.exclusive(caller.accountId, async (repo) => {
-        if (limit !== null && (await repo.count(caller.accountId)) >= limit) {
+        await repo.dropExpired(cutoff, { accountId: caller.accountId });
+        await repo.dropExpired(cutoff, { hostname: domain });
+        if (await repo.findOwn(domain, caller.accountId)) throw errors.domainExists();
+        if (await repo.findClaimed(domain)) throw errors.domainTaken();
+        if (limit !== null && (await repo.count(caller.accountId, cutoff)) >= limit) {
           throw errors.domainLimitReached(limit);
         }
         await repo.insert({
@@ -103,11 +109,9 @@ export class DomainsService {
       });
       });
     } catch (error) {
-      if (error instanceof AppError) throw error;
-      const winner = await this.repo.find(domain);
-      if (winner?.account_id === caller.accountId) throw errors.domainExists();
-      if (winner) throw errors.domainTaken();
-      throw error;
+      if (error instanceof AppError || !isUniqueViolation(error)) throw error;
+      if (await this.repo.findOwn(domain, caller.accountId)) throw errors.domainExists();
+      throw errors.domainTaken();
     }
     return {
       domain,
@@ -118,18 +122,30 @@ export class DomainsService {
     };
   }
 
+  /**
+   * Looks for the caller's TXT record. The first account to find its record owns the hostname: the other accounts'
+   * pending claims are removed in the same transaction, and their verifies answer 409 DOMAIN_TAKEN from then on.
+   */
   async verify(caller: Caller, raw: string): Promise<{ verified: boolean; status: DomainRow['status']; hint: string }> {
-    const row = await this.owned(caller, raw);
+    const row = await this.owned(caller, raw, true);
     if (row.status !== 'pending_txt') return { verified: true, status: row.status, hint: 'The domain is verified.' };
+    if (await this.takenByOther(caller, row.hostname)) return this.lost(caller, row.hostname);
     const name = txtName(row.hostname);
     const expected = txtValue(row.verification_token);
     const records = await this.dns.txt(name).catch(() => null);
     if (records?.includes(expected)) {
       // Only from pending_txt: a slow lookup must not undo an activation that happened meanwhile.
-      const updated = await this.repo.verifyPending(row.hostname, this.clock.now().toISOString());
+      let updated: boolean;
+      try {
+        updated = await this.repo.verifyPending(row.hostname, caller.accountId, this.clock.now().toISOString());
+      } catch (error) {
+        if (!isUniqueViolation(error)) throw error;
+        return this.lost(caller, row.hostname);
+      }
       if (!updated) {
-        const now = await this.repo.find(row.hostname);
-        return { verified: true, status: now?.status ?? 'verified', hint: 'The domain is verified.' };
+        const now = await this.repo.findOwn(row.hostname, caller.accountId);
+        if (!now) return this.lost(caller, row.hostname);
+        return { verified: true, status: now.status, hint: 'The domain is verified.' };
       }
       return { verified: true, status: 'verified', hint: 'TXT record found. Activate the domain to start using it.' };
     }
@@ -144,7 +160,7 @@ export class DomainsService {
   async activate(caller: Caller, raw: string): Promise<{ success: true; domain: string; status: 'active'; billing: { free: boolean } }> {
     const row = await this.owned(caller, raw);
     if (row.status === 'pending_txt') throw errors.domainNotVerified();
-    if (row.status === 'verified') await this.repo.update(row.hostname, { status: 'active', activated_at: this.clock.now().toISOString() });
+    if (row.status === 'verified') await this.repo.update(row.hostname, caller.accountId, { status: 'active', activated_at: this.clock.now().toISOString() });
     this.forget(row.hostname);
     return { success: true, domain: row.hostname, status: 'active', billing: { free: true } };
   }
@@ -156,7 +172,7 @@ export class DomainsService {
     if (input.setDefault === true && row.status !== 'active') throw errors.domainNotActive('Only an active domain can be the default');
     if (input.notFoundPage !== undefined) {
       const page = checkNotFoundPage(input.notFoundPage, new Set([...this.ownHosts, row.hostname]));
-      await this.repo.update(row.hostname, { not_found_page: page === null ? null : JSON.stringify(page) });
+      await this.repo.update(row.hostname, caller.accountId, { not_found_page: page === null ? null : JSON.stringify(page) });
     }
     if (input.setDefault === true) await this.repo.setDefault(caller.accountId, row.hostname);
     if (input.setDefault === false && Number(row.is_default) === 1) await this.repo.setDefault(caller.accountId, null);
@@ -166,12 +182,13 @@ export class DomainsService {
 
   async delete(caller: Caller, raw: string): Promise<void> {
     const row = await this.owned(caller, raw);
-    await this.repo.delete(row.hostname);
+    await this.repo.delete(row.hostname, caller.accountId);
     this.forget(row.hostname);
-    this.bus.emit('domain.deleted', { hostname: row.hostname });
+    // A pending claim has no links and serves no requests: nothing to drop from the redirect cache.
+    if (row.status !== 'pending_txt') this.bus.emit('domain.deleted', { hostname: row.hostname });
   }
 
-  /** Availability for anyone: a valid, unreserved name nobody has added. */
+  /** Availability for anyone: a valid, unreserved name no account has verified (pending claims do not count). */
   async check(raw: string): Promise<{ hostname: string; available: boolean }> {
     let domain: string;
     try {
@@ -180,15 +197,15 @@ export class DomainsService {
       if (error instanceof AppError && error.code === 'RESERVED_DOMAIN') return { hostname: normalHost(raw), available: false };
       throw error;
     }
-    return { hostname: domain, available: !(await this.repo.find(domain)) };
+    return { hostname: domain, available: !(await this.repo.findClaimed(domain)) };
   }
 
   /** For link creation: the requested domain if it is the account's and active, else the account's default. */
   async domainFor(accountId: string, requested: unknown): Promise<string | null> {
     if (requested === undefined || requested === null) return this.repo.defaultOf(accountId);
     if (typeof requested !== 'string') throw new AppError('INVALID_DOMAIN', 'domain must be a hostname');
-    const row = await this.repo.find(normalHost(requested));
-    if (!row || row.account_id !== accountId) throw notFound();
+    const row = await this.repo.findOwn(normalHost(requested), accountId);
+    if (!row || this.expired(row)) throw notFound();
     if (row.status !== 'active') throw errors.domainNotActive();
     return row.hostname;
   }
@@ -205,7 +222,7 @@ export class DomainsService {
   }
 
   private async loadActive(host: string, now: number): Promise<ActiveDomain | null> {
-    const row = this.ownHosts.has(host) ? undefined : await this.repo.find(host);
+    const row = this.ownHosts.has(host) ? undefined : await this.repo.findClaimed(host);
     const domain = row?.status === 'active' ? { hostname: row.hostname, accountId: row.account_id, notFoundPage: pageOf(row) } : null;
     if (this.active.size > 10_000) this.active.clear();
     this.active.set(host, { domain, until: now + ACTIVE_CACHE_MS });
@@ -216,9 +233,39 @@ export class DomainsService {
     this.active.delete(hostname);
   }
 
-  private async owned(caller: Caller, raw: string): Promise<DomainRow> {
-    const row = await this.repo.find(normalHost(raw));
-    if (!row || row.account_id !== caller.accountId) throw notFound();
-    return row;
+  /** The created_at before which a pending claim has expired. */
+  private cutoff(): string {
+    return pendingCutoff(this.clock.now());
+  }
+
+  private expired(row: DomainRow): boolean {
+    return row.status === 'pending_txt' && row.created_at < this.cutoff();
+  }
+
+  /** Whether another account has verified (or activated) the hostname. */
+  private async takenByOther(caller: Caller, hostname: string): Promise<boolean> {
+    const owner = await this.repo.findClaimed(hostname);
+    return owner !== undefined && owner.account_id !== caller.accountId;
+  }
+
+  /** The caller's pending claim lost the hostname to another account: it goes, and the verify is 409 DOMAIN_TAKEN. */
+  private async lost(caller: Caller, hostname: string): Promise<never> {
+    const own = await this.repo.findOwn(hostname, caller.accountId);
+    if (own?.status === 'pending_txt') await this.repo.delete(hostname, caller.accountId);
+    throw errors.domainTaken();
+  }
+
+  /**
+   * The caller's live claim on the domain, else 404 DOMAIN_NOT_FOUND (an expired pending claim is dropped on the
+   * way). With `orTaken`, a hostname another account has verified is 409 DOMAIN_TAKEN instead: what a verify of a
+   * claim that lost the race answers.
+   */
+  private async owned(caller: Caller, raw: string, orTaken = false): Promise<DomainRow> {
+    const hostname = normalHost(raw);
+    const row = await this.repo.findOwn(hostname, caller.accountId);
+    if (row && !this.expired(row)) return row;
+    if (row) await this.repo.dropExpired(this.cutoff(), { hostname });
+    if (orTaken && (await this.takenByOther(caller, hostname))) throw errors.domainTaken();
+    throw notFound();
   }
 }

@@ -37,11 +37,17 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * The key of `Authorization: Bearer <key>` (RFC 6750; the scheme in any case); undefined without the header or with
+ * an empty token. Any other scheme, a bare key included, is refused as no credentials at all: 401 API_KEY_REQUIRED
+ * (answered with `WWW-Authenticate: Bearer`, src/http/error-handler.ts), never read as a key.
+ */
 export function bearerToken(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
   if (!header) return undefined;
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  return match ? match[1] : header.trim() || undefined;
+  const match = /^Bearer(?:\s+(\S*))?\s*$/i.exec(header);
+  if (!match) throw errors.apiKeyRequired();
+  return match[1] || undefined;
 }
 
 /** The caller of a route whose access is `required`; the onRequest hook has already resolved it. */
@@ -86,8 +92,8 @@ export function registerAccess(app: FastifyInstance, accounts: AccountsService, 
     if (!access || access.auth === 'none') return;
     const policy = policyOf(access);
     const resolveCaller = async (request: FastifyRequest, reply: FastifyReply) => {
-      const token = bearerToken(request);
-      const caller = access.auth === 'optional' && !token ? null : await accounts.authenticate(token);
+      // A route open to anonymous callers still refuses a key it cannot read: sending one means "as me".
+      const caller = access.auth === 'optional' && !request.headers.authorization ? null : await accounts.authenticate(bearerToken(request));
       request.caller = caller;
       if (!caller || (access.auth === 'required' && access.charged === false)) return;
       const { state, refund } = await admit(plans, usage, caller, policy);

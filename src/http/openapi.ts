@@ -32,6 +32,8 @@ const BODY_CODES: ErrorCode[] = ['INVALID_JSON', 'UNSUPPORTED_MEDIA_TYPE', 'BODY
 export function errorCodesOf(route: Pick<RouteOptions, 'config' | 'schema' | 'method' | 'url'>): ErrorCode[] {
   const codes = new Set<ErrorCode>(route.config?.errors ?? []);
   const access = route.config?.access;
+  // What answers without a key is limited per client address (src/http/address-limits.ts).
+  if (access && access.auth === 'none') codes.add('RATE_LIMITED');
   if (access && access.auth !== 'none') {
     codes.add('INVALID_API_KEY');
     if (access.auth === 'required') codes.add('API_KEY_REQUIRED');
@@ -69,9 +71,10 @@ export async function registerOpenApi(app: FastifyInstance, baseUrl: string): Pr
     const codes = byStatus(errorCodesOf(route));
     typed['x-error-codes'] = codes;
     const access = route.config?.access;
+    const rateLimited = { 429: route.config?.surface === 'B' ? RateLimitBodyB : ErrorBody };
+    if (access?.auth === 'none') typed.response = { ...rateLimited, ...typed.response };
     if (!access || access.auth === 'none') return;
     typed.security = access.auth === 'required' ? [{ bearerAuth: [] }] : [{ bearerAuth: [] }, {}];
-    const rateLimited = { 429: route.config?.surface === 'B' ? RateLimitBodyB : ErrorBody };
     typed.response = { ...errorResponses(401, ...(access.auth === 'required' ? [403] : [])), ...rateLimited, ...typed.response };
   });
 

@@ -1,5 +1,5 @@
 import type { ErrorObject } from 'ajv';
-import type { AppError } from '../errors.js';
+import { AppError } from '../errors.js';
 import { validationError, type BrokenRule, type FieldPath } from './validation-messages.js';
 
 /**
@@ -77,3 +77,32 @@ export function fromSchemaIssues(issues: SchemaIssue[], whole: string | undefine
   return validationError([...pathOf(issue.instancePath), ...missing], union ? unionRule(union, issues) : ruleOf(issue), whole);
 }
 
+
+/**
+ * Where a NUL character (U+0000) is in a JSON value or a parsed query: the path of the first string (or property
+ * name) holding one, or null. No database Snip runs on stores it in text (PostgreSQL refuses it outright), so no
+ * input may carry one.
+ */
+export function nulPath(value: unknown, path: FieldPath = []): FieldPath | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? path : null;
+  if (value === null || typeof value !== 'object') return null;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i += 1) {
+      const found = nulPath(value[i], [...path, i]);
+      if (found) return found;
+    }
+    return null;
+  }
+  for (const [key, item] of Object.entries(value)) {
+    if (key.includes('\u0000')) return path;
+    const found = nulPath(item, [...path, key]);
+    if (found) return found;
+  }
+  return null;
+}
+
+/** The 400 for a NUL at `path` of an input (`whole` names the input): `INVALID_<FIELD>`, or INVALID_BODY for the input itself. */
+export function nulError(path: FieldPath, whole: string): AppError {
+  const { code, message } = validationError(path, { rule: 'invalid' }, whole);
+  return new AppError(code, message.replace(/ is invalid$/, ' must not contain a NUL character (U+0000)'));
+}

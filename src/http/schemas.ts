@@ -33,7 +33,14 @@ export const errorResponses = (...statuses: number[]): Record<number, typeof Err
 
 export const SuccessMessage = Type.Object({ success: Type.Boolean(), message: Type.String() });
 
+/**
+ * The largest whole number Snip takes from a client: PostgreSQL's `integer` (the type of every count and cap column,
+ * src/db/migrations) holds no more, and SQLite and both databases' OFFSET hold at least this. Every integer a query,
+ * path or body schema accepts is capped at it (or less), so a huge number, 1e20 or Infinity is a 400, not a 500.
+ */
+export const MAX_INTEGER = 2_147_483_647;
+
 export const Pagination = Type.Object({
   limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
-  offset: Type.Integer({ minimum: 0, default: 0 }),
+  offset: Type.Integer({ minimum: 0, maximum: MAX_INTEGER, default: 0 }),
 });

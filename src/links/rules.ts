@@ -1,7 +1,7 @@
 import { errors } from '../errors.js';
 import { validationError } from '../http/validation-messages.js';
 import type { LinkKey } from './repository.js';
-import { normalHostname } from '../net/hostname.js';
+import { isOwnHost } from '../net/hostname.js';
 
 export const MAX_URL_LENGTH = 4096;
 export const CODE_PATTERN = /^[A-Za-z0-9]{6}$/;
@@ -25,8 +25,8 @@ export function checkDestination(raw: unknown, ownHostnames: ReadonlySet<string>
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw errors.invalidUrl('only http and https URLs can be shortened');
   if (!url.hostname) throw errors.invalidUrl('the URL has no host');
-  // `snip.test.` names the same host as `snip.test`; a trailing dot must not get past the loop check.
-  if (ownHostnames.has(normalHostname(url.hostname))) throw errors.invalidUrl('a short link cannot point at this service');
+  // `SNIP.test.` or, on a loopback BASE_URL, `127.0.0.1` and `[::1]` name this service too: no loop gets past.
+  if (isOwnHost(url.hostname, ownHostnames)) throw errors.invalidUrl('a short link cannot point at this service');
   return url.toString();
 }
 

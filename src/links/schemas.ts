@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { DateTime, Nullable, Pagination } from '../http/schemas.js';
+import { DateTime, MAX_INTEGER, Nullable, Pagination } from '../http/schemas.js';
 
 const BlockedCountries = Type.Array(Type.String({ pattern: '^[A-Za-z]{2}$' }), {
   maxItems: 250,
@@ -12,7 +12,7 @@ export const CreateLinkBodyA = Type.Object({
   url: Url('Destination URL (absolute http or https)'),
   customSlug: Type.Optional(Type.String({ minLength: 3, maxLength: 50, pattern: '^[a-zA-Z0-9-]+$', description: 'Pro and above' })),
   expiresAt: Type.Optional(DateTime('Time at which the link expires')),
-  maxClicks: Type.Optional(Type.Integer({ minimum: 1, description: 'Clicks before the link stops redirecting' })),
+  maxClicks: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_INTEGER, description: 'Clicks before the link stops redirecting' })),
   activeFrom: Type.Optional(DateTime('Time at which the link becomes active')),
   blockedCountries: Type.Optional(BlockedCountries),
   domain: Type.Optional(Type.String({ description: "One of the caller's active custom domains; default: the account's default domain" })),
@@ -97,7 +97,7 @@ export const UpdateLinkBody = Type.Object(
     url: Type.Optional(Url('New destination')),
     long: Type.Optional(Type.String({ description: 'New destination as Base64 (Description B style)' })),
     expiresAt: Type.Optional(Nullable(DateTime('New expiry; null removes it'))),
-    maxClicks: Type.Optional(Nullable(Type.Integer({ minimum: 1, description: 'New click cap; null removes it' }))),
+    maxClicks: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: MAX_INTEGER, description: 'New click cap; null removes it' }))),
     activeFrom: Type.Optional(Nullable(DateTime('New activation time; null removes it'))),
     blockedCountries: Type.Optional(Nullable(BlockedCountries)),
   },

@@ -6,7 +6,7 @@ import { settle, tierRefusal, type Admission, type Policy } from '../access/poli
 import type { Caller } from '../accounts/service.js';
 import type { Core } from '../core.js';
 import { AppError, errors } from '../errors.js';
-import { DateTime, StringEnum } from '../http/schemas.js';
+import { DateTime, MAX_INTEGER, StringEnum } from '../http/schemas.js';
 import type { RequestId } from './admission.js';
 import { checkArguments } from './arguments.js';
 
@@ -88,7 +88,7 @@ export async function callTool(spec: ToolSpec, raw: unknown, context: ToolContex
 export const args = {
   shortPath: Type.String({ minLength: 1, description: 'The short link: its 6-character code, or prefix/slug for a namespaced link' }),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'Page size, 1-100 (default 20)' })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, description: 'Items to skip (default 0)' })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_INTEGER, description: 'Items to skip (default 0)' })),
   dateTime: (what: string) => DateTime(`${what}, ISO 8601 date-time (e.g. 2026-12-31T23:59:59Z)`),
   oneOf: <const T extends string>(values: readonly T[], description: string) => StringEnum(values, { description }),
 };

@@ -4,7 +4,8 @@ type Miss = Exclude<RedirectOutcome, { kind: 'redirect' } | { kind: 'unsafe' }>[
 
 /**
  * Visitors who cannot be redirected get a small page. A link that never existed, or is not active yet, is 404;
- * a link that existed and ended (expired or used up) is 410 Gone, which tells crawlers to drop it.
+ * a link that existed and ended (expired or used up) is 410 Gone, which tells crawlers to drop it. None of them
+ * shows a destination.
  */
 const PAGES: Record<Miss, { status: number; title: string; text: string }> = {
   not_found: { status: 404, title: 'Link not found', text: 'There is no short link at this address.' },
@@ -12,6 +13,13 @@ const PAGES: Record<Miss, { status: number; title: string; text: string }> = {
   expired: { status: 410, title: 'Link expired', text: 'This short link has expired.' },
   limit_reached: { status: 410, title: 'Link no longer available', text: 'This short link has reached its click limit.' },
   geo_blocked: { status: 451, title: 'Not available in your country', text: 'The owner of this short link has made it unavailable in your country.' },
+  // A HEAD request or a bot (link preview, mail scanner) on a capped link: 200 and no destination, so neither
+  // burns nor reveals a one-time link.
+  limited_use: {
+    status: 200,
+    title: 'Open this link in a browser',
+    text: 'This is a limited-use short link: it opens a limited number of times, so where it leads is shown only to a visitor who opens it in a web browser.',
+  },
 };
 
 export function missPage(kind: Miss): { status: number; html: string } {

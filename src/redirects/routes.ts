@@ -11,6 +11,7 @@ import { missPage } from './pages.js';
 import type { ActiveDomain } from '../domains/service.js';
 import type { RedirectService } from './service.js';
 import { normalHostname } from '../net/hostname.js';
+import type { AddressLimits } from '../access/address-limits.js';
 
 const tags = ['redirect'];
 // The hot path skips the per-request child logger; its rare log lines carry no request id.
@@ -21,10 +22,10 @@ const responses = (status: RedirectStatus) => ({
   404: htmlPage('Unknown link, or not active yet'),
   410: htmlPage('Expired, or the click limit was reached'),
   451: htmlPage("The link blocks visitors from the visitor's country"),
-  200: htmlPage('With a trailing +: the preview page; for a destination scanned unsafe: a warning page instead of the redirect'),
+  200: htmlPage('With a trailing +: the preview page; for a destination scanned unsafe: a warning page instead of the redirect; for a link with a click cap (maxClicks), to HEAD and bots: a page without the destination'),
 });
 
-/** GET and HEAD /{code} and /{prefix}/{slug}. HEAD redirects too but never counts as a click. */
+/** GET and HEAD /{code} and /{prefix}/{slug}. HEAD redirects too but never counts as a click (nor reads a capped link). */
 /** The `+` preview page of a link, as HTML; throws the links' 404 for an unknown one. */
 export type PreviewPage = (key: LinkKey, customDomain: string | null) => Promise<string>;
 
@@ -35,7 +36,7 @@ export interface CustomHosts {
 }
 
 export const redirectRoutes =
-  (redirects: RedirectService, status: RedirectStatus, preview: PreviewPage, hosts: CustomHosts): FastifyPluginAsyncTypebox =>
+  (redirects: RedirectService, status: RedirectStatus, preview: PreviewPage, hosts: CustomHosts, limits: AddressLimits): FastifyPluginAsyncTypebox =>
   async (app) => {
     /** Snip's own host (the common case) costs a set lookup; any other host may be an active custom domain. */
     const domainOf = async (request: FastifyRequest): Promise<ActiveDomain | null> => {
@@ -49,6 +50,7 @@ export const redirectRoutes =
       return page.type === 'redirect' ? reply.redirect(page.redirectUrl, 302) : html(reply, 404, page.html);
     };
     const answer = async (request: FastifyRequest, reply: FastifyReply, key: LinkKey | null) => {
+      limits.refuseIfBlocked(request.ip);
       const domain = await domainOf(request);
       const visitor = {
         counts: request.method === 'GET',
@@ -58,6 +60,8 @@ export const redirectRoutes =
       };
       const outcome = key ? await redirects.visit(key, visitor, domain?.hostname ?? null) : { kind: 'not_found' as const };
       if (outcome.kind === 'redirect') return reply.redirect(outcome.url, status);
+      // A miss cost a lookup and tells a code is free: misses spend the address's budget, hits never do.
+      if (outcome.kind === 'not_found') await limits.admit(request.ip);
       if (outcome.kind === 'not_found' && domain) return domainMiss(reply, domain);
       if (outcome.kind === 'unsafe') return html(reply, 200, warningPage(outcome.url, outcome.threats));
       const page = missPage(outcome.kind);
@@ -67,6 +71,7 @@ export const redirectRoutes =
       reply.status(code).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(body);
     /** `/{code}+` and `/{prefix}/{slug}+`: the preview instead of the redirect. */
     const showPreview = async (request: FastifyRequest, reply: FastifyReply, key: LinkKey | null) => {
+      await limits.admit(request.ip);
       const domain = await domainOf(request);
       if (!key) return domainMiss(reply, domain);
       try {
@@ -79,7 +84,8 @@ export const redirectRoutes =
 
     app.get(
       '/:code',
-      { childLoggerFactory, schema: { tags, operationId: 'followShortLink', summary: 'Follow a short link', params: Type.Object({ code: Type.String() }), response: responses(status) } },
+      // A NUL (%00) cannot be in a code (CODE_PATTERN): such a URL is the 404 of any unknown code, with no database work.
+      { childLoggerFactory, config: { nulInUrl: 'own' }, schema: { tags, operationId: 'followShortLink', summary: 'Follow a short link', params: Type.Object({ code: Type.String() }), response: responses(status) } },
       async (request, reply) => {
         const { code } = request.params;
         if (code.endsWith('+')) {
@@ -95,13 +101,16 @@ export const redirectRoutes =
       '/:prefix/:slug',
       {
         childLoggerFactory,
+        config: { nulInUrl: 'own' },
         schema: { tags, operationId: 'followNamespacedShortLink', summary: 'Follow a namespaced short link', params: Type.Object({ prefix: Type.String(), slug: Type.String() }), response: responses(status) },
       },
       async (request, reply) => {
         const { prefix, slug } = request.params;
         if (isReservedPath(prefix)) return reply.callNotFound();
-        if (slug.endsWith('+')) return showPreview(request, reply, slug.length > 1 ? { namespace: prefix.toLowerCase(), slug: slug.slice(0, -1) } : null);
-        return answer(request, reply, { namespace: prefix.toLowerCase(), slug });
+        // No slug or prefix holds a NUL, and no database could look one up: the 404 of an unknown link.
+        const stored = !prefix.includes('\u0000') && !slug.includes('\u0000');
+        if (slug.endsWith('+')) return showPreview(request, reply, stored && slug.length > 1 ? { namespace: prefix.toLowerCase(), slug: slug.slice(0, -1) } : null);
+        return answer(request, reply, stored ? { namespace: prefix.toLowerCase(), slug } : null);
       },
     );
   };

@@ -25,7 +25,10 @@ export type RedirectOutcome =
   | { kind: 'expired' }
   | { kind: 'limit_reached' }
   | { kind: 'geo_blocked' }
-  | { kind: 'unsafe'; url: string; threats: string[] };
+  /** A capped link asked for by a request that does not count (HEAD, a bot): its destination is not shown. */
+  | { kind: 'limited_use' }
+  /** `url` is null for a capped link: its warning page does not show the destination either. */
+  | { kind: 'unsafe'; url: string | null; threats: string[] };
 
 /** Where the redirect learns which destinations were scanned unsafe (src/trust). */
 export interface UnsafeDestinations {
@@ -94,10 +97,11 @@ export class RedirectService {
   }
 
   /**
-   * Resolves a visit. HEAD requests (`counts` false) and bots are redirected but not counted: they neither
-   * use up a click cap nor make a click record.
+   * Resolves a visit. HEAD requests (`counts` false) and bots are not counted: they neither use up a click cap
+   * nor make a click record. They are redirected on uncapped links only: a capped link (`maxClicks`) shows its
+   * destination only to a visit that counts, so link-preview bots can neither burn nor read a one-time link.
+   * `customDomain`: the active custom domain the request came to, which serves only its own links.
    */
-  /** `customDomain`: the active custom domain the request came to, which serves only its own links. */
   async visit(key: LinkKey, visitor: Visitor, customDomain: string | null = null): Promise<RedirectOutcome> {
     const count = visitor.counts && !isBot(visitor.userAgent);
     const now = this.clock.now().getTime();
@@ -114,7 +118,7 @@ export class RedirectService {
         return { kind: 'geo_blocked' };
       }
     }
-    if (link.unsafe !== null) return { kind: 'unsafe', url: link.url, threats: link.unsafe };
+    if (link.unsafe !== null) return { kind: 'unsafe', url: link.maxClicks === null ? link.url : null, threats: link.unsafe };
     if (link.maxClicks === null) {
       if (count) await this.clicks.record({ ...visitor, linkId: link.id, accountId: link.accountId, counted: false });
       return { kind: 'redirect', url: link.url };
@@ -125,9 +129,12 @@ export class RedirectService {
   private async visitCapped(key: LinkKey, link: CachedLink, count: boolean, visitor: Visitor): Promise<RedirectOutcome> {
     if (link.exhausted) return { kind: 'limit_reached' };
     if (!count) {
+      // Not counted, so not shown the destination: a used-up link still answers 410, one with clicks left a page.
       const row = await this.repo.findById(link.id);
       if (!row) return { kind: 'not_found' };
-      return Number(row.clicks) < link.maxClicks! ? { kind: 'redirect', url: link.url } : { kind: 'limit_reached' };
+      if (Number(row.clicks) < link.maxClicks!) return { kind: 'limited_use' };
+      link.exhausted = true;
+      return { kind: 'limit_reached' };
     }
     const clicks = await this.repo.claimCappedClick(summaryOf(link));
     if (clicks === undefined) {

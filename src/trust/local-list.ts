@@ -1,19 +1,7 @@
 import fs from 'node:fs';
 import { assetPath } from '../runtime/package-root.js';
 import { SEVERE, type Finding } from './verdict.js';
-import { normalHostname } from '../net/hostname.js';
-
-const UNRESERVED = /[A-Za-z0-9\-._~]/;
-
-/**
- * One spelling per URL path (RFC 3986 6.2.2): percent-encoded unreserved characters decoded, other escapes in
- * upper case; so `/%73/phishing%2Ehtml` is caught by an entry for `/s/phishing.html`.
- */
-const canonicalPath = (text: string): string =>
-  text.replace(/%([0-9A-Fa-f]{2})/g, (escape, hex: string) => {
-    const char = String.fromCharCode(parseInt(hex, 16));
-    return UNRESERVED.test(char) ? char : `%${hex.toUpperCase()}`;
-  });
+import { canonicalUrl } from './canonical-url.js';
 
 /** Whether `path` is `prefix` or lies below it: a prefix ends at a segment, query or the end, never mid-name. */
 const below = (path: string, prefix: string): boolean =>
@@ -36,10 +24,10 @@ function parse(text: string, file: string): Entry[] {
     const [threat, target, ...rest] = line.split(/\s+/);
     if (!threat || !target || rest.length > 0 || !/^[A-Z_]+$/.test(threat)) throw new Error(`${file}:${index + 1}: expected "<THREAT_TYPE> <url-or-host>"`);
     const hasScheme = /^[a-z]+:\/\//i.test(target);
-    const url = new URL(hasScheme ? target : `http://${target}`);
+    const canonical = canonicalUrl(new URL(hasScheme ? target : `http://${target}`));
     // "host" alone names a whole host; anything with a path names that URL and what lies below it.
     const isHost = !hasScheme && !target.includes('/');
-    entries.push({ threat, host: url.hostname.toLowerCase(), pathPrefix: isHost ? null : canonicalPath(url.pathname + url.search) });
+    entries.push({ threat, host: canonical.host, pathPrefix: isHost ? null : canonical.path });
   });
   return entries;
 }
@@ -58,8 +46,7 @@ export class LocalThreatList {
   }
 
   check(url: URL): Finding[] {
-    const host = normalHostname(url.hostname);
-    const target = canonicalPath(url.pathname + url.search);
+    const { host, path: target } = canonicalUrl(url);
     return this.entries
       .filter((e) => (e.pathPrefix === null ? host === e.host || host.endsWith(`.${e.host}`) : host === e.host && below(target, e.pathPrefix)))
       .map((e) => ({ threat: e.threat, penalty: SEVERE[e.threat] ?? 70 }));

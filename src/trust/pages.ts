@@ -24,35 +24,51 @@ a.quiet{color:#57606a}
 
 /**
  * `/{code}+`: where a short link goes before going there — destination, trust status, creation date and the
- * QR code. Everything shown is escaped; nothing here runs script.
+ * QR code. A limited-use link (a click cap; `destination` null) names no destination: the page would give it away
+ * without using a click. Everything shown is escaped; nothing here runs script.
  */
 export function previewPage(score: TrustScore, shortUrl: string, qrPath: string): string {
   const status = STATUS_TEXT[score.trustStatus ?? 'pending']!;
   const threats = score.threats.length > 0 ? `<dt>Threats</dt><dd>${score.threats.map(escapeHtml).join(', ')}</dd>` : '';
+  const shown = shortUrl.replace(/^https?:\/\//, '');
+  const where =
+    score.destination === null
+      ? `<h1>Where <a href="${escapeHtml(shortUrl)}" rel="nofollow">${escapeHtml(shown)}</a> leads</h1>
+<p>This is a limited-use link: it opens a limited number of times, so its destination is shown only to a visitor who opens it.</p>`
+      : `<h1>Where <a href="${escapeHtml(shortUrl)}" rel="nofollow">${escapeHtml(shown)}</a> leads</h1>
+<p class="dest">${escapeHtml(score.destination)}</p>`;
+  const onward =
+    score.destination === null
+      ? `<a class="button" href="${escapeHtml(shortUrl)}" rel="nofollow">Open the link (uses one of its visits)</a>`
+      : `<a class="button" href="${escapeHtml(score.destination)}" rel="noopener noreferrer nofollow">Continue to the destination</a>`;
   return layout(
     `Preview of ${shortUrl}`,
-    `<h1>Where <a href="${escapeHtml(shortUrl)}" rel="nofollow">${escapeHtml(shortUrl.replace(/^https?:\/\//, ''))}</a> leads</h1>
-<p class="dest">${escapeHtml(score.destination)}</p>
+    `${where}
 <p><span class="badge" style="background:${status.color}">${status.label}</span>${score.trustScore === null ? '' : ` trust score ${score.trustScore}/100`}</p>
 <p>${status.text}</p>
 <dl><dt>Created</dt><dd><time datetime="${new Date(score.createdAt).toISOString()}">${new Date(score.createdAt).toUTCString()}</time></dd>${threats}</dl>
 <img class="qr" src="${escapeHtml(qrPath)}" alt="QR code for ${escapeHtml(shortUrl)}" width="240" height="240">
-<a class="button" href="${escapeHtml(score.destination)}" rel="noopener noreferrer nofollow">Continue to the destination</a>`,
+${onward}`,
   );
 }
 
 /**
  * What a visitor of an unsafe link sees instead of the redirect: the destination, why it is flagged, and a way
- * on for someone who knows better (not a link a crawler or a prefetcher follows).
+ * on for someone who knows better (not a link a crawler or a prefetcher follows). A capped link's destination
+ * (null) is not shown and offers no way on: following it would use no click.
  */
-export function warningPage(destination: string, threats: string[]): string {
+export function warningPage(destination: string | null, threats: string[]): string {
   const list = threats.length > 0 ? ` (${threats.map(escapeHtml).join(', ')})` : '';
+  const onward =
+    destination === null
+      ? '<p>This is a limited-use link, so Snip does not show where it leads while it is flagged.</p>'
+      : `<p class="dest">${escapeHtml(destination)}</p>
+<p><a class="quiet" href="${escapeHtml(destination)}" rel="noopener noreferrer nofollow">I understand the risk, continue anyway</a></p>`;
   return layout(
     'Warning: unsafe destination',
     `<h1 style="color:#cf222e">This link may be harmful</h1>
 <p>The short link you followed points to a destination that Snip's safety checks flag as unsafe${list}. It may
 try to steal passwords or install harmful software.</p>
-<p class="dest">${escapeHtml(destination)}</p>
-<p><a class="quiet" href="${escapeHtml(destination)}" rel="noopener noreferrer nofollow">I understand the risk, continue anyway</a></p>`,
+${onward}`,
   );
 }

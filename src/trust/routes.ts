@@ -7,7 +7,7 @@ import type { TrustService } from './service.js';
 
 const TrustScoreBody = Type.Object({
   short: Type.String({ description: 'Short code' }),
-  destination: Type.String(),
+  destination: Nullable(Type.String({ description: 'The destination; null for a link with a click cap (maxClicks)' })),
   trustScore: Nullable(Type.Integer({ minimum: 0, maximum: 100, description: '80-100 safe, 40-79 warning, 0-39 unsafe; null before the scan' })),
   trustStatus: Nullable(Type.Unsafe<'safe' | 'warning' | 'unsafe'>({ type: 'string', enum: ['safe', 'warning', 'unsafe'] })),
   threats: Type.Array(Type.String(), { description: 'Threat types found, e.g. MALWARE, SOCIAL_ENGINEERING' }),

@@ -13,7 +13,8 @@ import { RecurringFailure } from '../runtime/recurring-failure.js';
 /** Spec 2.10's trust score of a link. */
 export interface TrustScore {
   short: string;
-  destination: string;
+  /** Null for a link with a click cap (`maxClicks`): a public answer must not give away a one-time link. */
+  destination: string | null;
   trustScore: number | null;
   trustStatus: TrustStatus | null;
   threats: string[];
@@ -27,12 +28,15 @@ const CONCURRENCY = 4;
 const SWEEP_MS = 5_000;
 const RECENT_MS = 3_600_000;
 
-/** A verdict for an earlier destination says nothing about the current one: shown as not scanned yet. */
+/**
+ * A verdict for an earlier destination says nothing about the current one: shown as not scanned yet. The score is
+ * public and counts no click, so a capped link's destination is withheld (its owner sees it in the link details).
+ */
 export const scoreOf = (link: Link, found: ScanRow | undefined): TrustScore => {
   const scan = found?.url === link.url ? found : undefined;
   return {
   short: link.code,
-  destination: link.url,
+  destination: link.maxClicks === null ? link.url : null,
   trustScore: scan?.score == null ? null : Number(scan.score),
   trustStatus: (scan?.status as TrustStatus | null | undefined) ?? null,
   threats: scan?.threats ? scan.threats.split(',') : [],

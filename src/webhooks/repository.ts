@@ -1,4 +1,5 @@
 import { type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
+import { withAccountLock } from '../db/account-lock.js';
 import type { Dialect } from '../db/database.js';
 import type { Database, WebhookDeliveriesTable, WebhooksTable } from '../db/schema.js';
 
@@ -22,6 +23,14 @@ export class WebhooksRepository {
     private readonly db: Kysely<Database>,
     private readonly dialect: Dialect,
   ) {}
+
+  /**
+   * `work` under the account's lock (see withAccountLock): the plan's webhook limit and the duplicate rule (one
+   * webhook per URL and events) are checked and the change made with no other change of the account's in between.
+   */
+  exclusive<T>(accountId: string, work: (repo: WebhooksRepository) => Promise<T>): Promise<T> {
+    return withAccountLock(this.db, this.dialect, accountId, (trx) => work(new WebhooksRepository(trx, this.dialect)));
+  }
 
   async insert(row: WebhookRow): Promise<void> {
     await this.db.insertInto('webhooks').values(row).execute();

@@ -3,7 +3,7 @@ import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import type { Dns } from '../net/dns.js';
-import { isPublicAddress } from './address-guard.js';
+import { isBadPort, isPublicAddress } from './address-guard.js';
 
 export interface SendResult {
   /** A 2xx answer within the timeout. */
@@ -75,11 +75,13 @@ export class WebhookSender {
 
   private async pin(url: URL): Promise<{ address: string; family: number }> {
     const host = url.hostname.replace(/^\[|\]$/g, '');
+    if (isBadPort(url)) throw new Error(`refused: port ${url.port} belongs to another protocol`);
     const addresses = ipaddr.isValid(host) ? [{ address: host, family: host.includes(':') ? 6 : 4 }] : await this.dns.addresses(host);
     if (addresses.length === 0) throw new Error(`${host} does not resolve`);
     if (!this.allowPrivate) {
       const unsafe = addresses.find((a) => !isPublicAddress(a.address));
-      if (unsafe) throw new Error(`refused: ${host} resolves to ${unsafe.address}, which is not a public address`);
+      // The address itself is not named: a webhook test must not tell its caller what an internal name resolves to.
+      if (unsafe) throw new Error(`refused: ${host} resolves to an address that is not a public address`);
     }
     return addresses[0]!;
   }

@@ -49,10 +49,6 @@ export class WebhookService {
     const name = checkName(input.name, url);
     const secret = checkSecret(input.secret);
     const limit = this.plans[caller.tier].webhooks;
-    if (limit !== null && (await this.repo.count(caller.accountId)) >= limit) {
-      throw errors.webhookLimitReached(limit);
-    }
-    if (await this.repo.hasDuplicate(caller.accountId, url, events.join(','), null)) throw duplicate();
     const row: WebhookRow = {
       id: newId('whk'),
       account_id: caller.accountId,
@@ -65,23 +61,35 @@ export class WebhookService {
       last_delivery_at: null,
       last_status: null,
     };
-    await this.repo.insert(row);
+    // The count, the duplicate check and the insert run under the account's lock, so concurrent creates (REST or
+    // the calls of one MCP batch) cannot all pass the checks before any of them inserts.
+    await this.repo.exclusive(caller.accountId, async (repo) => {
+      // A plan lowered below the webhooks an account has keeps them, but allows no new one.
+      if (limit !== null && (await repo.count(caller.accountId)) >= limit) throw errors.webhookLimitReached(limit);
+      if (await repo.hasDuplicate(caller.accountId, url, row.events, null)) throw duplicate();
+      await repo.insert(row);
+    });
     await this.subscribers.refresh();
     return { ...toWebhook(row), secret };
   }
 
   async update(caller: Caller, id: string, input: UpdateWebhookInput): Promise<Webhook> {
     requireChange(input);
-    const current = await this.owned(caller, id);
-    const url = input.url === undefined ? current.url : checkWebhookUrl(input.url, this.allowPrivate);
-    const events = input.events === undefined ? current.events : checkEvents(input.events).join(',');
-    // A name that was the default (the host) follows a new URL; a chosen one stays.
-    const defaultName = current.name === new URL(current.url).hostname;
-    const name = input.name !== undefined ? checkName(input.name, url) : defaultName ? new URL(url).hostname : current.name;
-    if (input.enabled !== undefined && typeof input.enabled !== 'boolean') throw errors.invalidEnabled();
-    const enabled = input.enabled === undefined ? Number(current.enabled) : input.enabled ? 1 : 0;
-    if ((url !== current.url || events !== current.events) && (await this.repo.hasDuplicate(caller.accountId, url, events, id))) throw duplicate();
-    const row = await this.repo.update(id, { url, events, name, enabled });
+    // Read, checked and changed under the account's lock: two webhooks changed at once to the same URL and events
+    // cannot both pass the duplicate check.
+    const row = await this.repo.exclusive(caller.accountId, async (repo) => {
+      const current = await repo.find(caller.accountId, id);
+      if (!current) throw notFound();
+      const url = input.url === undefined ? current.url : checkWebhookUrl(input.url, this.allowPrivate);
+      const events = input.events === undefined ? current.events : checkEvents(input.events).join(',');
+      // A name that was the default (the host) follows a new URL; a chosen one stays.
+      const defaultName = current.name === new URL(current.url).hostname;
+      const name = input.name !== undefined ? checkName(input.name, url) : defaultName ? new URL(url).hostname : current.name;
+      if (input.enabled !== undefined && typeof input.enabled !== 'boolean') throw errors.invalidEnabled();
+      const enabled = input.enabled === undefined ? Number(current.enabled) : input.enabled ? 1 : 0;
+      if ((url !== current.url || events !== current.events) && (await repo.hasDuplicate(caller.accountId, url, events, id))) throw duplicate();
+      return repo.update(id, { url, events, name, enabled });
+    });
     if (!row) throw notFound();
     await this.subscribers.refresh();
     return toWebhook(row);

@@ -244,9 +244,10 @@ describe(`Description B account groups (${dialectName})`, () => {
       expect((await t.app.inject({ method: 'GET', url: `/${newNs}/Old-Slug` })).statusCode).toBe(404);
     });
 
-    it('keeps a namespace the account used before away from other accounts, so old paths stay its own', async () => {
+    it('keeps a namespace the account used before away from other accounts while its links use it, so old paths stay its own', async () => {
       const user = await t.createUser('pro');
       const oldNs = user.namespace!;
+      expect((await createLink(user, { url: 'https://example.com/kept', customSlug: 'Kept' })).statusCode).toBe(201);
       expect((await claim(user, unique('moved-on'))).statusCode).toBe(200);
       const other = await t.createUser('pro');
       expectError(await claim(other, oldNs), 409, 'NAMESPACE_TAKEN');

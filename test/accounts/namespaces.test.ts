@@ -90,8 +90,10 @@ describe(`namespaces: GET /api/user/namespaces, DELETE /api/user/namespaces/{nam
     const pro = await t.createUser('pro');
     const old = pro.namespace!;
     const next = fresh('next');
+    const kept = await links.create(pro, { url: 'https://example.com/kept', customSlug: 'kept' });
     await claimOk(pro, next);
     expectError(await claim(other, old), 409, 'NAMESPACE_TAKEN');
+    expect((await links.del(pro, kept.fullPath!)).statusCode).toBe(200);
     await releaseOk(pro, old.toUpperCase());
     expect(await listOk(pro)).toEqual({ current: next, namespaces: [{ namespace: next, current: true, linkCount: 0, createdAt: expect.any(String) }] });
     expectError(await release(pro, old), 404, 'NAMESPACE_NOT_FOUND');
@@ -138,6 +140,7 @@ describe(`namespaces: GET /api/user/namespaces, DELETE /api/user/namespaces/{nam
     const pro = await t.createUser('pro');
     const owner = await t.createUser('pro');
     const theirs = owner.namespace!;
+    await links.create(owner, { url: 'https://example.com/theirs', customSlug: 'theirs' });
     await claimOk(owner, fresh('theirs-now')); // `theirs` is a former namespace of owner's, releasable by owner alone
     for (const name of [theirs, fresh('nobody'), 'a', 'api', 'not valid!']) {
       expectError(await release(pro, name), 404, 'NAMESPACE_NOT_FOUND', name);
@@ -150,7 +153,9 @@ describe(`namespaces: GET /api/user/namespaces, DELETE /api/user/namespaces/{nam
   it('releases each prefix once when asked in parallel', async () => {
     const pro = await t.createUser('pro');
     const old = pro.namespace!;
+    const kept = await links.create(pro, { url: 'https://example.com/kept', customSlug: 'kept' });
     await claimOk(pro, fresh('parallel'));
+    expect((await links.del(pro, kept.fullPath!)).statusCode).toBe(200);
     const answers = await Promise.all(Array.from({ length: 5 }, () => release(pro, old)));
     expect(answers.map((r) => r.statusCode).sort()).toEqual([200, 404, 404, 404, 404]);
   });
@@ -158,7 +163,9 @@ describe(`namespaces: GET /api/user/namespaces, DELETE /api/user/namespaces/{nam
   it('the service answers what the MCP tools need: the released name, and the same errors', async () => {
     const pro = await t.createUser('pro');
     const old = pro.namespace!;
+    const kept = await links.create(pro, { url: 'https://example.com/kept', customSlug: 'kept' });
     await t.core.accounts.claimNamespace(pro.id, fresh('svc'));
+    expect((await links.del(pro, kept.fullPath!)).statusCode).toBe(200);
     await expect(t.core.accounts.releaseNamespace(pro.id, `  ${old.toUpperCase()} `)).resolves.toEqual({ namespace: old });
     const current = (await t.core.accounts.namespaces(pro.id)).find((n) => n.current)!;
     await expect(t.core.accounts.releaseNamespace(pro.id, current.namespace)).rejects.toMatchObject({ status: 400, code: 'NAMESPACE_IN_USE' });

@@ -404,17 +404,19 @@ describe(`custom domains: adding (${dialectName})`, () => {
     expect(sortedDomains(await api.list(pro))).toEqual(before);
   });
 
-  it("refuses another account's domain with 409 DOMAIN_TAKEN, in any spelling and whatever its status", async () => {
+  it("refuses another account's verified or active domain with 409 DOMAIN_TAKEN, in any spelling; a pending one does not block (issue 16)", async () => {
     const api = domainApi(t);
     const owner = await t.createUser('pro');
     const rival = await t.createUser('pro');
     const pending = (await api.add(owner, fresh())).domain;
     const verified = await api.verified(owner);
     const active = await api.active(owner);
-    for (const domain of [pending, `${pending.toUpperCase()}.`, verified, active]) {
+    for (const domain of [verified, `${verified.toUpperCase()}.`, active]) {
       expectError(await api.post(rival, { domain }), 409, 'DOMAIN_TAKEN', domain);
     }
     expect((await api.list(rival)).domains).toEqual([]);
+    expect((await api.add(rival, `${pending.toUpperCase()}.`)).status).toBe('pending_txt');
+    expect(sortedDomains(await api.list(rival))).toEqual([pending]);
     expect(await api.status(owner, pending)).toBe('pending_txt');
     expect(await api.status(owner, verified)).toBe('verified');
     expect(await api.status(owner, active)).toBe('active');
@@ -430,16 +432,16 @@ describe(`custom domains: adding (${dialectName})`, () => {
     expect(sortedDomains(await api.list(user))).toEqual([domain]);
   });
 
-  it('two accounts adding the same domain at once: one gets it, the other 409 DOMAIN_TAKEN', async () => {
+  it('two accounts adding the same domain at once: both hold a pending claim, each with its own token (issue 16)', async () => {
     const api = domainApi(t);
     const a = await t.createUser('pro');
     const b = await t.createUser('pro');
     const domain = fresh('race');
     const [ra, rb] = await Promise.all([api.post(a, { domain }), api.post(b, { domain })]);
-    expect([ra.statusCode, rb.statusCode].sort()).toEqual([201, 409]);
-    const [winner, loser] = ra.statusCode === 201 ? [a, rb] : [b, ra];
-    expectError(loser, 409, 'DOMAIN_TAKEN');
-    expect(sortedDomains(await api.list(winner))).toEqual([domain]);
+    expect([ra.statusCode, rb.statusCode]).toEqual([201, 201]);
+    expect(ra.json<AddedDomain>().verificationToken).not.toBe(rb.json<AddedDomain>().verificationToken);
+    expect(sortedDomains(await api.list(a))).toEqual([domain]);
+    expect(sortedDomains(await api.list(b))).toEqual([domain]);
   });
 });
 
@@ -1372,14 +1374,15 @@ describe(`custom domains: the availability check (${dialectName})`, () => {
   const t = useTestApp(withDns());
   const pro = t.user('pro');
 
-  it('a free name is available; taken (in any status) and reserved ones are not', async () => {
+  it('a free name is available, and so is one only claimed pending (issue 16); verified, active and reserved ones are not', async () => {
     const api = domainApi(t);
     const free = fresh();
     expect((await api.check(free)).json()).toEqual({ hostname: free, available: true });
     const pending = (await api.add(pro, fresh())).domain;
+    expect((await api.check(pending)).json()).toEqual({ hostname: pending, available: true });
     const verified = await api.verified(pro);
     const active = await api.active(pro);
-    for (const hostname of [pending, verified, active]) {
+    for (const hostname of [verified, active]) {
       const res = await api.check(hostname);
       expect(res.statusCode, res.body).toBe(200);
       expect(res.json()).toEqual({ hostname, available: false });
@@ -1393,7 +1396,7 @@ describe(`custom domains: the availability check (${dialectName})`, () => {
 
   it('normalises the hostname it answers about: upper case and a trailing dot', async () => {
     const api = domainApi(t);
-    const taken = (await api.add(await t.createUser('pro'), fresh())).domain;
+    const taken = await api.verified(await t.createUser('pro'));
     expect((await api.check(`${taken.toUpperCase()}.`)).json()).toEqual({ hostname: taken, available: false });
     expect((await api.check('SNIP.TEST.')).json()).toEqual({ hostname: 'snip.test', available: false });
   });
@@ -1439,7 +1442,8 @@ describe(`custom domains: the whole life of a domain (${dialectName})`, () => {
     // Add.
     const added = await api.add(pro, domain.toUpperCase());
     expect(added).toMatchObject({ domain, status: 'pending_txt' });
-    expect((await api.check(domain)).json()).toEqual({ hostname: domain, available: false });
+    // A pending claim does not take the name (issue 16); verifying it does.
+    expect((await api.check(domain)).json()).toEqual({ hostname: domain, available: true });
 
     // Verify before the record exists.
     const notYet = await api.verify(pro, domain);

@@ -59,6 +59,8 @@ export async function startApp(env: Record<string, string> = {}): Promise<TestAp
     LOG_LEVEL: 'silent',
     // Suites that are not about rate limits run unmetered; the rate-limit suite passes its own PLANS_FILE.
     PLANS_FILE: path.join(import.meta.dirname, '..', 'fixtures', 'plans-unmetered.json'),
+    // Every test request comes from 127.0.0.1: the per-address budget has its own suite (test/security/address-limits.test.ts).
+    PUBLIC_REQUESTS_PER_MINUTE: 'unlimited',
     ...(testDatabaseUrl ? { DATABASE_URL: testDatabaseUrl } : {}),
     ...env,
   });

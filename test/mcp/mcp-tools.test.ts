@@ -304,7 +304,7 @@ describe(`MCP update tools given nothing to change (${dialectName})`, () => {
     client = await connect(pro);
     const link = await shorten(client, { url: 'https://example.com/unchanged' });
     const folder = await ok<{ id: string }>(client, 'create_folder', { name: 'Unchanged' });
-    const hook = await ok<{ id: string }>(client, 'create_webhook', { url: 'http://127.0.0.1:9/unchanged', events: ['link.click'] });
+    const hook = await ok<{ id: string }>(client, 'create_webhook', { url: 'http://127.0.0.1:59999/unchanged', events: ['link.click'] });
     const domain = (await ok<{ domain: string }>(client, 'add_domain', { domain: 'unchanged.mcp-brand.com' })).domain;
     targets.update_link = { args: { shortPath: link.shortCode }, rest: linkUrl(link.shortCode) };
     targets.update_folder = { args: { folderId: folder.id }, rest: `/api/v1/folders/${folder.id}` };
@@ -913,8 +913,12 @@ describe(`MCP namespace release: delete_namespace (${dialectName})`, () => {
     const client = await connect(user);
     const first = user.namespace!;
     const next = `next-${user.id.slice(-6).toLowerCase()}`;
+    // An old prefix stays held while a link uses it (without one, the change releases it at once).
+    const link = await shorten(client, { url: 'https://example.com/held-prefix', slug: 'held' });
     await ok(client, 'set_namespace', { namespace: next });
     expect(await held(user)).toEqual(expect.arrayContaining([first, next]));
+    await refused(client, 'delete_namespace', { namespace: first }, 'NAMESPACE_HAS_LINKS');
+    await ok(client, 'delete_link', { shortPath: link.fullPath! });
     expect(await ok(client, 'delete_namespace', { namespace: first })).toEqual({ success: true, namespace: first });
     expect(await held(user)).toEqual([next]);
     expect(await ok(await connect(other), 'set_namespace', { namespace: first })).toEqual({ namespace: first });

@@ -180,13 +180,13 @@ describe(`parity: webhooks over A, B and MCP (${dialectName})`, () => {
   });
 
   it('bad events: INVALID_EVENTS everywhere', async () => {
-    const outcomes = await create({ url: 'http://127.0.0.1:9/parity-events', events: ['click'] });
+    const outcomes = await create({ url: 'http://127.0.0.1:59999/parity-events', events: ['click'] });
     expectSameError('webhook bad events', outcomes, 'INVALID_EVENTS');
   });
 
   it('the limit: two webhooks each, the third is WEBHOOK_LIMIT_REACHED everywhere; the lists agree', async () => {
-    for (const i of [1, 2]) expectAllOk(`webhook ${i}`, await create({ url: `http://127.0.0.1:9/parity-${i}`, events: ['link.created'] }));
-    const over = await create({ url: 'http://127.0.0.1:9/parity-3', events: ['link.created'] });
+    for (const i of [1, 2]) expectAllOk(`webhook ${i}`, await create({ url: `http://127.0.0.1:59999/parity-${i}`, events: ['link.created'] }));
+    const over = await create({ url: 'http://127.0.0.1:59999/parity-3', events: ['link.created'] });
     expectSameError('webhook limit', over, 'WEBHOOK_LIMIT_REACHED');
     expectRestStatus('webhook limit', over, 403);
     const lists = expectAllOk('list', {
@@ -195,7 +195,7 @@ describe(`parity: webhooks over A, B and MCP (${dialectName})`, () => {
       MCP: await mcp(t, users.MCP, 'list_webhooks'),
     });
     const urls = (body: unknown) => (body as { webhooks: { url: string }[] }).webhooks.map((w) => w.url).sort();
-    const expected = ['http://127.0.0.1:9/parity-1', 'http://127.0.0.1:9/parity-2'];
+    const expected = ['http://127.0.0.1:59999/parity-1', 'http://127.0.0.1:59999/parity-2'];
     expect({ A: urls(lists.A), B: urls(lists.B), MCP: urls(lists.MCP) }).toEqual({ A: expected, B: expected, MCP: expected });
   });
 

@@ -144,9 +144,10 @@ describe(`redirects (${dialectName})`, () => {
       expect((await details(link.shortCode)).clicks).toBe(3);
     });
 
-    it('HEAD does not use up a capped link', async () => {
+    it('HEAD neither uses up nor reveals a capped link: 200, no Location (test/security/one-time-links.test.ts)', async () => {
       const link = await createLink({ url: 'https://example.com/capped-head', maxClicks: 1 });
-      for (let i = 0; i < 3; i++) expectRedirect(await visit(`/${link.shortCode}`, 'HEAD'), 'https://example.com/capped-head');
+      for (let i = 0; i < 3; i++) expectHtmlPage(await visit(`/${link.shortCode}`, 'HEAD'), 200);
+      expect((await details(link.shortCode)).clicks).toBe(0);
       expectRedirect(await visit(`/${link.shortCode}`), 'https://example.com/capped-head');
       expectHtmlPage(await visit(`/${link.shortCode}`, 'HEAD'), 410);
       expectHtmlPage(await visit(`/${link.shortCode}`), 410);

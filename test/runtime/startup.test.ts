@@ -108,9 +108,11 @@ describe.concurrent('start-up', () => {
     }
   });
 
-  it('with LOG_LEVEL=debug logs each request at debug with its request id', async () => {
-    const server = await startServer({ DATA_DIR: freshDir(), LOG_LEVEL: 'debug' });
+  it('with LOG_LEVEL=debug logs each request at debug with its request id (and warns once that TRUST_PROXY=true trusts every hop)', async () => {
+    const server = await startServer({ DATA_DIR: freshDir(), LOG_LEVEL: 'debug', TRUST_PROXY: 'true' });
     try {
+      const warnings = logLines(server.stdout()).filter((l) => l.level === 40);
+      expect(warnings).toEqual([expect.objectContaining({ msg: expect.stringMatching(/^TRUST_PROXY=true believes every X-Forwarded-For hop/) })]);
       await request(server.url, { method: 'GET', path: '/nope123' });
       await until(() => logLines(server.stdout()).some((l) => l.url === '/nope123' && l.msg === 'request completed'), 'the request line');
       const line = logLines(server.stdout()).find((l) => l.url === '/nope123' && l.msg === 'request completed')!;

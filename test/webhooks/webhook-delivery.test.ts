@@ -170,7 +170,8 @@ describe(`the address guard at delivery time, with a real DNS server (${dialectN
     const result = await testWebhook(t, user, hook.id);
     expect(result).toEqual({ success: false, statusCode: 0, durationMs: expect.any(Number), error: expect.stringMatching(NOT_PUBLIC) });
     expect(result.error).toContain(host);
-    expect(result.error).toMatch(address);
+    // Never the address: the test endpoint must not tell its caller what an internal name resolves to.
+    expect(result.error).not.toMatch(address);
     expect(dns.asked(host).length).toBeGreaterThan(asked);
     expect(receiver.connections).toBe(connections);
     expect(receiver.requests).toEqual([]);
@@ -183,7 +184,7 @@ describe(`the address guard at delivery time, with a real DNS server (${dialectN
 
     const attempt = await logged(t, user, hook.id, 'the refused attempt logged', (d) => d.attempts >= 1);
     expect(attempt).toMatchObject({ event: 'link.created', status: 'pending', attempts: 1, lastStatus: null, lastError: expect.stringMatching(NOT_PUBLIC) });
-    expect(attempt.lastError).toContain('127.0.0.1');
+    expect(attempt.lastError).not.toContain('127.0.0.1');
     expect(attempt.nextAttemptAt).not.toBeNull();
     expect(receiver.connections).toBe(connections);
     expect(receiver.requests).toEqual([]);
@@ -204,7 +205,7 @@ describe(`the address guard at delivery time, with a real DNS server (${dialectN
       dns.set('public.test', ['127.0.0.1']);
       const rebound = await testWebhook(t, user, hook.id);
       expect(rebound).toEqual({ success: false, statusCode: 0, durationMs: expect.any(Number), error: expect.stringMatching(NOT_PUBLIC) });
-      expect(rebound.error).toContain('127.0.0.1');
+      expect(rebound.error).not.toContain('127.0.0.1');
     },
   );
 });

@@ -8,6 +8,7 @@ import { foldersQrTrust } from './0006-folders-qr-trust.js';
 import { domains } from './0007-domains.js';
 import { tagsTemplatesViews } from './0008-tags-templates-views.js';
 import { outboxEvents } from './0009-outbox-events.js';
+import { domainClaimsNamespaceBounds } from './0010-domain-claims-namespace-bounds.js';
 
 /** One ordered migration set for SQLite and PostgreSQL alike; names sort in the order they apply. */
 export const migrations: Record<string, Migration> = {
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   '0007-domains': domains,
   '0008-tags-templates-views': tagsTemplatesViews,
   '0009-outbox-events': outboxEvents,
+  '0010-domain-claims-namespace-bounds': domainClaimsNamespaceBounds,
 };

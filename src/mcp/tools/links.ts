@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { args, tool } from '../tool.js';
 import { ANALYTICS_OPERATIONS } from '../../analytics/operations.js';
 import { LINK_OPERATIONS as ops } from '../../links/operations.js';
-import { Nullable } from '../../http/schemas.js';
+import { MAX_INTEGER, Nullable } from '../../http/schemas.js';
 
 const nullableDate = (what: string) => Type.Optional(Nullable(args.dateTime(what)));
 const blockedCountries = Type.Array(Type.String(), { description: 'ISO 3166-1 alpha-2 codes whose visitors get a 451 page instead of the redirect' });
@@ -16,7 +16,7 @@ export const linkTools = [
       url: Type.String({ description: 'Destination URL (absolute http or https)' }),
       slug: Type.Optional(Type.String({ description: 'Custom slug, 3-50 letters, digits or hyphens; the link becomes <namespace>/<slug>' })),
       expiresAt: Type.Optional(args.dateTime('When the link stops redirecting')),
-      maxClicks: Type.Optional(Type.Integer({ minimum: 1, description: 'Clicks before the link stops redirecting' })),
+      maxClicks: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_INTEGER, description: 'Clicks before the link stops redirecting' })),
       activeFrom: Type.Optional(args.dateTime('When the link starts redirecting')),
       domain: Type.Optional(Type.String({ description: 'One of your active custom domains (default: your default domain)' })),
       utmTemplateId: Type.Optional(Type.String({ description: 'A UTM template whose utm_* parameters are added to the destination' })),
@@ -57,7 +57,7 @@ export const linkTools = [
       shortPath: args.shortPath,
       url: Type.Optional(Type.String({ description: 'New destination URL' })),
       expiresAt: nullableDate('New expiry'),
-      maxClicks: Type.Optional(Nullable(Type.Integer({ minimum: 1, description: 'New click cap; null removes it' }))),
+      maxClicks: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: MAX_INTEGER, description: 'New click cap; null removes it' }))),
       activeFrom: nullableDate('New activation time'),
       blockedCountries: Type.Optional(Nullable(blockedCountries)),
     },

@@ -1,0 +1,64 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from '../clock.js';
+import { errors, type AppError } from '../errors.js';
+import type { CounterStore } from '../usage/counters.js';
+
+const WINDOW_MS = 60_000;
+
+/**
+ * What anyone may ask of Snip without a key, per client address and minute: the public QR images, trust scores,
+ * statistics pages, previews, domain checks, and the redirect path's misses (unknown codes cost a lookup each).
+ * The counters are the rate limits' own (shared through Redis when it is configured), so every instance refuses
+ * an address that is over its budget on any of them. Redirects that find their link are never limited here.
+ */
+export class AddressLimits {
+  /** Addresses this instance refused, until their minute ends: the redirect path refuses them without a lookup. */
+  private readonly blocked = new Map<string, number>();
+
+  constructor(
+    private readonly store: CounterStore,
+    private readonly clock: Clock,
+    private readonly perMinute: number | null,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  /** Charges one request of `address`; a 429 RATE_LIMITED with Retry-After when its minute's budget is spent. */
+  async admit(address: string): Promise<void> {
+    if (this.perMinute === null) return;
+    const now = this.clock.now().getTime();
+    const resetAtMs = (Math.floor(now / WINDOW_MS) + 1) * WINDOW_MS;
+    let allowed = true;
+    try {
+      ({ allowed } = await this.store.charge([{ key: `addr:${address}:${resetAtMs}`, limit: this.perMinute, amount: 1, resetAtMs }]));
+    } catch (error) {
+      // As for the API's rate limits: counters that cannot be reached do not take the public pages down with them.
+      this.log.error({ err: error }, 'per-address counters unavailable; request admitted uncounted');
+    }
+    if (!allowed) {
+      this.blocked.set(address, resetAtMs);
+      throw this.refusal(resetAtMs - now);
+    }
+  }
+
+  /**
+   * Refuses an address that is over its budget this minute, from memory, so the redirect path can check every
+   * request for the cost of a Map lookup: once an address has spent its misses, its hits are refused too, or it
+   * could go on telling taken codes (302) from free ones (429) at full speed.
+   */
+  refuseIfBlocked(address: string): void {
+    if (this.blocked.size === 0) return;
+    const until = this.blocked.get(address);
+    if (until === undefined) return;
+    const now = this.clock.now().getTime();
+    if (until > now) throw this.refusal(until - now);
+    this.blocked.delete(address);
+  }
+
+  private refusal(msLeft: number): AppError {
+    return errors.rateLimited(this.perMinute!, 'requests per minute from one address').withHeaders({
+      'retry-after': String(Math.max(1, Math.ceil(msLeft / 1000))),
+      'x-ratelimit-limit': String(this.perMinute),
+      'x-ratelimit-remaining': '0',
+    });
+  }
+}

@@ -1,0 +1,43 @@
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * Snip's HTML pages (home, link preview, warning, 404/410/451 pages, custom domains' 404 pages) run no script: their
+ * only inline content is style. Images may come from Snip (the preview's QR code, the icon) and, on a domain's own
+ * 404 page, from any https address.
+ */
+const CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  "style-src 'unsafe-inline'",
+  "img-src 'self' data: https:",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+const FRAMING = {
+  'x-frame-options': 'DENY',
+  'x-content-type-options': 'nosniff',
+  // The preview and warning pages link to the destination: it learns nothing of which short link led there.
+  'referrer-policy': 'no-referrer',
+};
+const HTML = { ...FRAMING, 'content-security-policy': CONTENT_SECURITY_POLICY };
+/** The API reference (@fastify/swagger-ui) runs its own scripts and styles: no CSP there, the rest as on every page. */
+const DOCS = FRAMING;
+
+const isDocs = (url: string) => url === '/docs' || url.startsWith('/docs/') || url.startsWith('/docs?');
+
+/**
+ * Security headers by the type of the answer, in one onSend hook: HTML answers get CSP, X-Frame-Options,
+ * X-Content-Type-Options and Referrer-Policy; every other typed answer (JSON, YAML, PNG, SVG) gets nosniff. A redirect
+ * has no body and no type, and gets nothing: its cost is one header read.
+ */
+export function registerSecurityHeaders(app: FastifyInstance): void {
+  app.addHook('onSend', (request, reply, payload, done) => {
+    const type = reply.getHeader('content-type');
+    if (typeof type === 'string') {
+      if (type.startsWith('text/html')) reply.headers(isDocs(request.url) ? DOCS : HTML);
+      else reply.header('x-content-type-options', 'nosniff');
+    }
+    done(null, payload);
+  });
+}
