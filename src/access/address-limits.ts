@@ -25,6 +25,8 @@ export class AddressLimits {
   /** Charges one request of `address`; a 429 RATE_LIMITED with Retry-After when its minute's budget is spent. */
   async admit(address: string): Promise<void> {
     if (this.perMinute === null) return;
+    // Known to be over: refused from memory, so a flood of refused requests costs no counter round trip.
+    this.refuseIfBlocked(address);
     const now = this.clock.now().getTime();
     const resetAtMs = (Math.floor(now / WINDOW_MS) + 1) * WINDOW_MS;
     let allowed = true;
