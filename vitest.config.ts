@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -7,5 +8,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // At least two files at once, even on two CPUs: the slowest suites (CLI, start-up, crash recovery) mostly wait
+    // for the processes they spawn, so a second file runs in that time.
+    maxWorkers: Math.max(2, os.availableParallelism() - 1),
   },
 });
