@@ -104,11 +104,24 @@ export async function migrate(db: Kysely<Database>, dialect: Dialect): Promise<v
   // schema's migration tables (another app's, or another Snip's) for its own.
   const schema =
     dialect === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema : undefined;
-  const { error, results } = await new Migrator({ db, provider, ...(schema ? { migrationTableSchema: schema } : {}) }).migrateToLatest();
+  const migrator = new Migrator({ db, provider, ...(schema ? { migrationTableSchema: schema } : {}) });
+  let { error, results } = await migrator.migrateToLatest();
+  // Kysely's migrator lists the tables of every schema in the database; one that another client drops meanwhile
+  // fails that listing ("schema x does not exist"). Nothing was migrated then, so try again (a shared server).
+  for (let attempt = 1; attempt < 10 && isOtherSchemaGone(error, schema); attempt++) {
+    await new Promise((resolve) => setTimeout(resolve, 20 + Math.random() * 80));
+    ({ error, results } = await migrator.migrateToLatest());
+  }
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     throw new Error(`Database migration failed${failed ? ` at ${failed.migrationName}` : ''}: ${String(error)}`);
   }
+}
+
+/** Whether `error` says a schema other than Snip's own vanished while the migrator looked at the database. */
+function isOtherSchemaGone(error: unknown, own: string | undefined): boolean {
+  const gone = /schema "([^"]+)" does not exist/.exec(error instanceof Error ? error.message : '')?.[1];
+  return gone !== undefined && gone !== own;
 }
 
 /** Opens the database the settings name and brings it to the latest migration. */

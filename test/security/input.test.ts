@@ -35,7 +35,7 @@ describe(`inputs the database cannot store (${dialectName})`, () => {
     const link = await as({ method: 'POST', url: '/api/v1/links', payload: { url: 'https://example.com/input', maxClicks: 5 } });
     expect(link.statusCode, link.body).toBe(201);
     code = link.json<{ shortCode: string }>().shortCode;
-    const hook = await as({ method: 'POST', url: '/api/v1/webhooks', payload: { url: 'https://example.com/hook', events: ['link.created'] } });
+    const hook = await as({ method: 'POST', url: '/api/v1/webhooks', payload: { url: 'https://example.com/hook', events: ['link.deleted'] } });
     expect(hook.statusCode, hook.body).toBe(201);
     webhookId = hook.json<{ id: string }>().id;
     before = await state();
