@@ -67,10 +67,28 @@ class SnipSqliteDialect extends SqliteDialect {
   }
 }
 
+/**
+ * Switches the file to WAL. On a fresh file that another process is opening at the same moment (the server and
+ * the CLI started together), SQLite answers SQLITE_BUSY at once instead of waiting out the busy timeout, so the
+ * switch is retried for up to 5 s; once one process has switched, the mode is stored in the file and others pass.
+ */
+function enableWal(sqlite: SqliteDatabase.Database): void {
+  const deadline = Date.now() + 5_000;
+  for (;;) {
+    try {
+      sqlite.pragma('journal_mode = WAL');
+      return;
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'SQLITE_BUSY' || Date.now() > deadline) throw error;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10 + Math.random() * 40);
+    }
+  }
+}
+
 function openSqlite(dataDir: string): DatabaseHandle {
   fs.mkdirSync(dataDir, { recursive: true });
   const sqlite = new SqliteDatabase(path.join(dataDir, 'snip.db'));
-  sqlite.pragma('journal_mode = WAL');
+  enableWal(sqlite);
   // NORMAL under WAL loses nothing on a process crash; only a power cut can drop the last commits.
   sqlite.pragma('synchronous = NORMAL');
   // The CLI and the server share the file; wait for each other's write lock rather than fail.
