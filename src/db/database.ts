@@ -125,7 +125,7 @@ export async function migrate(db: Kysely<Database>, dialect: Dialect): Promise<v
   const migrator = new Migrator({ db, provider, ...(schema ? { migrationTableSchema: schema } : {}) });
   let { error, results } = await migrator.migrateToLatest();
   // Kysely's migrator lists the tables of every schema in the database; one that another client drops meanwhile
-  // fails that listing ("schema x does not exist"). Nothing was migrated then, so try again (a shared server).
+  // fails that listing ("schema x does not exist", or a table of it). Nothing was migrated then: try again.
   for (let attempt = 1; attempt < 10 && isOtherSchemaGone(error, schema); attempt++) {
     await new Promise((resolve) => setTimeout(resolve, 20 + Math.random() * 80));
     ({ error, results } = await migrator.migrateToLatest());
@@ -136,9 +136,12 @@ export async function migrate(db: Kysely<Database>, dialect: Dialect): Promise<v
   }
 }
 
-/** Whether `error` says a schema other than Snip's own vanished while the migrator looked at the database. */
+/**
+ * Whether `error` says a schema other than Snip's own, or a table in one, vanished while the migrator listed the
+ * database's tables ("schema x does not exist", "relation x.t does not exist").
+ */
 function isOtherSchemaGone(error: unknown, own: string | undefined): boolean {
-  const gone = /schema "([^"]+)" does not exist/.exec(error instanceof Error ? error.message : '')?.[1];
+  const gone = /(?:schema|relation) "([^".]+)(?:\.[^"]+)?" does not exist/.exec(error instanceof Error ? error.message : '')?.[1];
   return gone !== undefined && gone !== own;
 }
 
