@@ -14,8 +14,8 @@ declare module 'fastify' {
   }
 }
 
-/** Fastify's own Ajv options (@fastify/ajv-compiler), but for `coerceTypes`. */
-const ajvOf = (coerceTypes: boolean) => {
+/** Fastify's own Ajv options (@fastify/ajv-compiler), but for `coerceTypes`; MCP tool arguments use the strict one too. */
+export const ajvOf = (coerceTypes: boolean) => {
   const options: Options = { coerceTypes, useDefaults: true, removeAdditional: true, addUsedSchema: false, allErrors: false };
   const ajv = new Ajv(options);
   addFormats.default(ajv);

@@ -1,18 +1,15 @@
-import { Ajv, type ValidateFunction } from 'ajv';
-import addFormats from 'ajv-formats';
+import type { ValidateFunction } from 'ajv';
 import type { TObject } from '@sinclair/typebox';
 import { fromSchemaIssues } from '../http/schema-issues.js';
+import { ajvOf } from '../http/validators.js';
 
 /**
- * Tool arguments are checked as REST bodies are: Ajv against a TypeBox schema, errors translated by the same code
- * (src/http/schema-issues.ts). Two differences, both because arguments are JSON values a model wrote: no type
- * coercion (REST coerces query strings), and arguments a tool does not take are dropped rather than passed on (its schema
- * says `additionalProperties: false`, src/mcp/tool.ts; nested objects are passed on whole, as REST passes them).
+ * Tool arguments are checked as REST's JSON bodies are: by the same strict Ajv (no type coercion: a model sends JSON
+ * values), against a TypeBox schema, errors translated by the same code (src/http/schema-issues.ts). Arguments a
+ * tool does not take are dropped rather than passed on (its schema says `additionalProperties: false`,
+ * src/mcp/tool.ts; nested objects are passed on whole, as REST passes them).
  */
-const ajv = new Ajv({ coerceTypes: false, useDefaults: true, removeAdditional: true, allErrors: false, strict: false });
-addFormats.default(ajv);
-// As on REST: destinations are judged by the link rules, which accept what browsers accept.
-ajv.addFormat('uri', true);
+const ajv = ajvOf(false);
 
 const compiled = new WeakMap<TObject, ValidateFunction>();
 
