@@ -1,0 +1,125 @@
+import { ActionIcon, Alert, Button, Center, CopyButton, Group, Loader, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { IconCheck, IconCopy, IconInfoCircle, IconLock } from '@tabler/icons-react';
+import { useEffect, type ReactNode } from 'react';
+import { Link } from 'react-router';
+import { ApiError, messageOf } from '../api';
+import { tierAtLeast, tierLabel, useAccount, type Tier } from '../session';
+
+/** The page's one h1, and the browser tab's title. */
+export function PageTitle({ title, actions, description }: { title: string; actions?: ReactNode; description?: ReactNode }) {
+  useEffect(() => {
+    document.title = `${title} · Snip`;
+  }, [title]);
+  return (
+    <Stack gap={4} mb="lg">
+      <Group justify="space-between" align="flex-start" wrap="wrap" gap="sm">
+        <Title order={1} size="h2">
+          {title}
+        </Title>
+        {actions}
+      </Group>
+      {description && (
+        <Text c="dimmed" size="sm">
+          {description}
+        </Text>
+      )}
+    </Stack>
+  );
+}
+
+export function Loading({ label = 'Loading…' }: { label?: string }) {
+  return (
+    <Center py="xl" role="status" aria-live="polite">
+      <Loader size="sm" mr="sm" aria-hidden />
+      <Text c="dimmed">{label}</Text>
+    </Center>
+  );
+}
+
+/** An API refusal or failure, announced to screen readers. */
+export function ErrorNotice({ error, title = 'That did not work' }: { error: unknown; title?: string }) {
+  if (!error) return null;
+  return (
+    <Alert color="red" title={title} role="alert" icon={<IconInfoCircle aria-hidden />}>
+      {messageOf(error)}
+      {error instanceof ApiError && error.code && (
+        <Text size="xs" c="dimmed" mt={4}>
+          Code: {error.code}
+        </Text>
+      )}
+    </Alert>
+  );
+}
+
+export function EmptyState({ title, children }: { title: string; children?: ReactNode }) {
+  return (
+    <Stack align="center" gap="xs" py="xl" ta="center">
+      <Text fw={600}>{title}</Text>
+      {children && <Text c="dimmed" size="sm">{children}</Text>}
+    </Stack>
+  );
+}
+
+/**
+ * The message for a form field when the API refused with one of `codes`: inline field errors come from the API's
+ * stable error codes, never from guessing at messages.
+ */
+export function fieldError(error: unknown, codes: readonly string[]): string | undefined {
+  return error instanceof ApiError && codes.includes(error.code) ? error.message : undefined;
+}
+
+/** True when the error belongs to no field listed, so the form shows it above its fields. */
+export function isFormError(error: unknown, fieldCodes: readonly string[]): boolean {
+  return Boolean(error) && !(error instanceof ApiError && fieldCodes.includes(error.code));
+}
+
+/** Shows `children` when the account's plan is `tier` or above, an upgrade hint otherwise: never a broken button. */
+export function TierGate({ tier, feature, children }: { tier: Tier; feature: string; children: ReactNode }) {
+  const account = useAccount();
+  if (tierAtLeast(account.tier, tier)) return <>{children}</>;
+  return <UpgradeHint tier={tier} feature={feature} />;
+}
+
+export function UpgradeHint({ tier, feature }: { tier: Tier; feature: string }) {
+  return (
+    <Alert color="grape" icon={<IconLock aria-hidden />} title={`${feature} needs the ${tierLabel(tier)} plan`}>
+      Your account is on a plan without {feature.toLowerCase()}. Ask your Snip operator to move it to {tierLabel(tier)} or above.{' '}
+      <Text component={Link} to="/account" inherit td="underline">
+        See your plan
+      </Text>
+    </Alert>
+  );
+}
+
+/** One click copies `value`; the button says so. */
+export function CopyValue({ value, label }: { value: string; label: string }) {
+  return (
+    <CopyButton value={value} timeout={2000}>
+      {({ copied, copy }) => (
+        <Tooltip label={copied ? 'Copied' : label} withArrow>
+          <ActionIcon variant="subtle" color={copied ? 'teal' : 'gray'} onClick={copy} aria-label={copied ? 'Copied' : label}>
+            {copied ? <IconCheck size={16} aria-hidden /> : <IconCopy size={16} aria-hidden />}
+          </ActionIcon>
+        </Tooltip>
+      )}
+    </CopyButton>
+  );
+}
+
+/** A labelled copy button with text, for secrets shown once. */
+export function CopyTextButton({ value, label = 'Copy' }: { value: string; label?: string }) {
+  return (
+    <CopyButton value={value} timeout={2000}>
+      {({ copied, copy }) => (
+        <Button size="xs" variant="light" color={copied ? 'teal' : 'blue'} onClick={copy} leftSection={copied ? <IconCheck size={14} aria-hidden /> : <IconCopy size={14} aria-hidden />}>
+          {copied ? 'Copied' : label}
+        </Button>
+      )}
+    </CopyButton>
+  );
+}
+
+const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const number = new Intl.NumberFormat();
+export const formatDateTime = (iso: string | null | undefined): string => (iso ? dateTime.format(new Date(iso)) : '—');
+export const formatNumber = (value: number | null | undefined): string => (value === null || value === undefined ? '—' : number.format(value));

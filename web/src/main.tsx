@@ -1,0 +1,32 @@
+import '@mantine/core/styles.css';
+import '@mantine/notifications/styles.css';
+import { MantineProvider, createTheme } from '@mantine/core';
+import { Notifications } from '@mantine/notifications';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './App';
+import { ApiError } from './api';
+import { SessionProvider } from './session';
+
+const theme = createTheme({ primaryColor: 'indigo', defaultRadius: 'md', fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif' });
+
+const queries = new QueryClient({
+  defaultOptions: {
+    // A refusal (4xx) is an answer, not a hiccup: retrying it would only delay the message.
+    queries: { retry: (count, error) => !(error instanceof ApiError && error.status >= 400 && error.status < 500) && count < 2, refetchOnWindowFocus: false },
+  },
+});
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <MantineProvider theme={theme} defaultColorScheme="light">
+      <Notifications position="top-right" />
+      <QueryClientProvider client={queries}>
+        <SessionProvider>
+          <App />
+        </SessionProvider>
+      </QueryClientProvider>
+    </MantineProvider>
+  </StrictMode>,
+);

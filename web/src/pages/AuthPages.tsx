@@ -1,0 +1,97 @@
+import { Anchor, Box, Button, Center, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useEffect, useState, type FormEvent } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router';
+import { ErrorNotice, fieldError, isFormError } from '../components/ui';
+import { useSession } from '../session';
+
+const EMAIL_CODES = ['INVALID_EMAIL', 'EMAIL_TAKEN'];
+const PASSWORD_CODES = ['INVALID_PASSWORD'];
+
+function AuthForm({ mode }: { mode: 'sign-in' | 'sign-up' }) {
+  const session = useSession();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const signUp = mode === 'sign-up';
+  const title = signUp ? 'Create your Snip account' : 'Sign in to Snip';
+
+  useEffect(() => {
+    document.title = `${signUp ? 'Sign up' : 'Sign in'} · Snip`;
+  }, [signUp]);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      await (signUp ? session.signUp(email, password) : session.signIn(email, password));
+      const from = (location.state as { from?: string } | null)?.from;
+      navigate(from && from !== '/sign-in' ? from : '/links', { replace: true });
+    } catch (caught) {
+      setError(caught);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Center mih="100vh" p="md" bg="gray.0">
+      <Box w="100%" maw={420}>
+        <Text ta="center" fw={800} size="xl" c="indigo.7" mb="xs">
+          Snip
+        </Text>
+        <Paper withBorder shadow="sm" p="lg" radius="md">
+          <form onSubmit={submit} noValidate>
+            <Stack>
+              <Title order={1} size="h3">
+                {title}
+              </Title>
+              {isFormError(error, [...EMAIL_CODES, ...PASSWORD_CODES]) && <ErrorNotice error={error} title={signUp ? 'Could not sign up' : 'Could not sign in'} />}
+              <TextInput
+                label="Email"
+                type="email"
+                autoComplete="email"
+                required
+                value={email}
+                onChange={(e) => setEmail(e.currentTarget.value)}
+                error={fieldError(error, EMAIL_CODES)}
+              />
+              <PasswordInput
+                label="Password"
+                autoComplete={signUp ? 'new-password' : 'current-password'}
+                required
+                description={signUp ? 'At least 8 characters' : undefined}
+                value={password}
+                onChange={(e) => setPassword(e.currentTarget.value)}
+                error={fieldError(error, PASSWORD_CODES)}
+              />
+              <Button type="submit" loading={busy} fullWidth>
+                {signUp ? 'Sign up' : 'Sign in'}
+              </Button>
+              <Text size="sm" ta="center">
+                {signUp ? (
+                  <>
+                    Already have an account? <Anchor component={Link} to="/sign-in">Sign in instead</Anchor>
+                  </>
+                ) : (
+                  <>
+                    New to Snip? <Anchor component={Link} to="/sign-up">Create an account</Anchor>
+                  </>
+                )}
+              </Text>
+            </Stack>
+          </form>
+        </Paper>
+        <Text size="xs" c="dimmed" ta="center" mt="md">
+          <Anchor href="/docs" size="xs">API reference</Anchor> · <Anchor href="/openapi.yaml" size="xs">OpenAPI</Anchor>
+        </Text>
+      </Box>
+    </Center>
+  );
+}
+
+export const SignInPage = () => <AuthForm mode="sign-in" />;
+export const SignUpPage = () => <AuthForm mode="sign-up" />;

@@ -1,0 +1,6 @@
+import { PageTitle } from '../components/ui';
+
+// Placeholder: being built.
+export function LinksPage() {
+  return <PageTitle title="Links" />;
+}

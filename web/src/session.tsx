@@ -1,0 +1,98 @@
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { api, ApiError, onSessionLost, setCsrfToken } from './api';
+
+export type Tier = 'free' | 'pro' | 'builder' | 'enterprise';
+
+export interface SessionAccount {
+  id: string;
+  email: string;
+  tier: Tier;
+  namespace: string | null;
+}
+
+interface SessionAnswer {
+  account: SessionAccount;
+  csrfToken: string;
+}
+
+type State = { status: 'loading' } | { status: 'signed-out' } | { status: 'signed-in'; account: SessionAccount };
+
+interface Session {
+  state: State;
+  /** The signed-in account; only inside pages behind RequireSession. */
+  account: SessionAccount;
+  signIn(email: string, password: string): Promise<void>;
+  signUp(email: string, password: string): Promise<void>;
+  signOut(): Promise<void>;
+  /** Re-reads the session (after a tier or namespace change). */
+  refresh(): Promise<void>;
+  /** Takes a new session answer (a password change issues a new session). */
+  adopt(answer: SessionAnswer): void;
+}
+
+const SessionContext = createContext<Session | null>(null);
+
+export function SessionProvider({ children }: { children: ReactNode }) {
+  const [state, setState] = useState<State>({ status: 'loading' });
+
+  const adopt = useCallback((answer: SessionAnswer) => {
+    setCsrfToken(answer.csrfToken);
+    setState({ status: 'signed-in', account: answer.account });
+  }, []);
+  const forget = useCallback(() => {
+    setCsrfToken(null);
+    setState({ status: 'signed-out' });
+  }, []);
+
+  const refresh = useCallback(async () => {
+    try {
+      adopt(await api<SessionAnswer>('/api/auth/session'));
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 401) forget();
+      else throw error;
+    }
+  }, [adopt, forget]);
+
+  useEffect(() => {
+    onSessionLost(forget);
+    refresh().catch(() => forget());
+    return () => onSessionLost(null);
+  }, [refresh, forget]);
+
+  const session = useMemo<Session>(
+    () => ({
+      state,
+      get account() {
+        if (state.status !== 'signed-in') throw new Error('No session');
+        return state.account;
+      },
+      signIn: async (email, password) => adopt(await api<SessionAnswer>('/api/auth/sign-in', { method: 'POST', body: { email, password } })),
+      signUp: async (email, password) => adopt(await api<SessionAnswer>('/api/auth/sign-up', { method: 'POST', body: { email, password } })),
+      signOut: async () => {
+        try {
+          await api('/api/auth/sign-out', { method: 'POST' });
+        } finally {
+          forget();
+        }
+      },
+      refresh,
+      adopt,
+    }),
+    [state, adopt, forget, refresh],
+  );
+  return <SessionContext.Provider value={session}>{children}</SessionContext.Provider>;
+}
+
+export function useSession(): Session {
+  const session = useContext(SessionContext);
+  if (!session) throw new Error('useSession outside SessionProvider');
+  return session;
+}
+
+/** The signed-in account (pages behind RequireSession only). */
+export const useAccount = (): SessionAccount => useSession().account;
+
+const ORDER: Tier[] = ['free', 'pro', 'builder', 'enterprise'];
+/** True when the account's plan is `tier` or above. */
+export const tierAtLeast = (tier: Tier, needed: Tier): boolean => ORDER.indexOf(tier) >= ORDER.indexOf(needed);
+export const tierLabel = (tier: Tier): string => tier[0]!.toUpperCase() + tier.slice(1);
