@@ -1,4 +1,4 @@
-// Compiles src/ into dist/ with tsc. With --if-stale (used by `npm ci`, `npm start`, `npm run cli` and the tests) it
+// Compiles src/ into dist/ with tsc, and the dashboard (web/) into dist/app with Vite. With --if-stale (used by `npm ci`, `npm start`, `npm run cli` and the tests) it
 // does nothing when dist/ was built after the last change to the sources, so a start costs a file walk, not a
 // compile. Progress goes to stderr: a CLI command's stdout is its JSON line and nothing else.
 import { spawnSync } from 'node:child_process';
@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 const root = path.resolve(import.meta.dirname, '..');
 const dist = path.join(root, 'dist');
 const stamp = path.join(dist, '.build-stamp');
-const inputs = ['src', 'tsconfig.json', 'tsconfig.build.json', 'package.json'];
+const inputs = ['src', 'web', 'tsconfig.json', 'tsconfig.build.json', 'package.json'];
 
 function newestChange(entry) {
   const stat = fs.statSync(entry, { throwIfNoEntry: false });
@@ -58,6 +58,15 @@ if (result.status !== 0) {
   fs.rmSync(next, { recursive: true, force: true });
   process.stderr.write('snip: the TypeScript build failed (errors above)\n');
   process.exit(result.status ?? 1);
+}
+process.stderr.write('snip: building the dashboard into dist/app ...\n');
+try {
+  const { build } = await import('vite');
+  await build({ configFile: path.join(root, 'web', 'vite.config.ts'), logLevel: 'warn', build: { outDir: path.join(next, 'app'), emptyOutDir: true } });
+} catch (error) {
+  fs.rmSync(next, { recursive: true, force: true });
+  process.stderr.write(`snip: the dashboard build failed: ${error instanceof Error ? error.message : error}\n`);
+  process.exit(1);
 }
 fs.writeFileSync(path.join(next, '.build-stamp'), `${new Date().toISOString()}\n`);
 const previous = `${dist}.old-${process.pid}`;

@@ -30,6 +30,9 @@ import { savedViewRoutes } from './views/routes.js';
 import { exportRoutes } from './exports/routes.js';
 import { homeRoutes } from './http/home.js';
 import { registerAddressLimits } from './http/address-limits.js';
+import fastifyCookie from '@fastify/cookie';
+import { dashboardRoutes } from './http/dashboard.js';
+import { sessionRoutes } from './sessions/routes.js';
 
 /** Fastify's trustProxy for TRUST_PROXY; a hop count as the function Fastify would make of it (its types lack the number). */
 const proxyTrust = (trust: TrustProxy) => (typeof trust === 'number' ? (_address: string, hop: number) => hop < trust : trust);
@@ -67,7 +70,9 @@ export async function buildApp(config: Config, options: CoreOptions = {}): Promi
   registerErrorHandling(app);
   registerSecurityHeaders(app);
   await registerOpenApi(app, config.baseUrl);
-  registerAccess(app, core.accounts, core.usage, config.plans);
+  // Cookies are parsed only where a session is read (src/sessions/cookie.ts), never on the redirect path.
+  await app.register(fastifyCookie, { hook: false });
+  registerAccess(app, core.accounts, core.usage, config.plans, core.sessions);
   registerAddressLimits(app, core.addressLimits);
 
   app.get(
@@ -75,6 +80,7 @@ export async function buildApp(config: Config, options: CoreOptions = {}): Promi
     { schema: { tags: ['meta'], operationId: 'getHealth', summary: 'Liveness: 200 once the database is migrated', response: { 200: Type.Object({ status: Type.Literal('ok') }) } } },
     async () => ({ status: 'ok' as const }),
   );
+  await app.register(sessionRoutes(core.sessions, config.baseUrl.startsWith('https:')));
   await app.register(accountRoutesB(core.accounts));
   await app.register(linkRoutesA(core.links, core.present));
   await app.register(linkRoutesB(core.links, core.present));
@@ -96,7 +102,8 @@ export async function buildApp(config: Config, options: CoreOptions = {}): Promi
   await app.register(linkScanRoutes(core.trust));
   await app.register(domainRoutes(core.domains));
   await app.register(mcpRoutes(core));
-  await app.register(homeRoutes({ baseUrl: config.baseUrl, rootRedirect: config.rootRedirect }));
+  await app.register(homeRoutes({ baseUrl: config.baseUrl, rootRedirect: config.rootRedirect, isCustomDomain: async (host) => !core.ownHostnames.has(host) && (await core.domains.activeDomain(host)) !== null }));
+  await app.register(dashboardRoutes(config.dashboardDir));
   const hosts = { ownHosts: core.ownHostnames, activeDomain: (host: string) => core.domains.activeDomain(host) };
   await app.register(redirectRoutes(core.redirects, config.redirectStatus, preview, hosts, core.addressLimits));
   await app.ready();

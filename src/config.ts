@@ -4,6 +4,7 @@ import path from 'node:path';
 import { loadPlans, type Plans } from './accounts/plans.js';
 import { validateThreatList } from './trust/local-list.js';
 import { normalHostname } from './net/hostname.js';
+import { packageRoot } from './runtime/package-root.js';
 
 export type RedirectStatus = 301 | 302 | 303 | 307 | 308;
 
@@ -45,6 +46,12 @@ export interface Config {
   databaseStartTimeoutMs: number;
   /** Requests one client address may make per minute of what needs no key (QR images, trust scores, public stats, misses); null: no limit. */
   publicRequestsPerMinute: number | null;
+  /** Whether anyone may create an account from the dashboard's sign-up page (`SIGNUP=open`) or only the operator CLI. */
+  signupOpen: boolean;
+  /** Failed sign-ins and sign-ups one client address may make per 15 minutes; null: no limit. */
+  authAttemptsPerAddress: number | null;
+  /** The built dashboard (dist/app unless set): `npm run build` makes it. */
+  dashboardDir: string;
 }
 
 /** A setting that cannot be used; start stops with this message, which names the variable. */
@@ -126,6 +133,12 @@ function rootRedirect(env: Env): string | null {
   const url = URL.parse(raw);
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw new ConfigError('ROOT_REDIRECT', `expected an http:// or https:// URL, got "${raw}"`);
   return url.toString();
+}
+
+function signup(env: Env): boolean {
+  const raw = env.SIGNUP?.trim().toLowerCase() || 'open';
+  if (raw !== 'open' && raw !== 'closed') throw new ConfigError('SIGNUP', 'use open or closed');
+  return raw === 'open';
 }
 
 function databaseUrl(env: Env): string | null {
@@ -245,5 +258,8 @@ export function loadConfig(env: Env = process.env): Config {
     rootRedirect: rootRedirect(env),
     databaseStartTimeoutMs: integer(env, 'DATABASE_START_TIMEOUT', 30, 0, 3600) * 1000,
     publicRequestsPerMinute: env.PUBLIC_REQUESTS_PER_MINUTE?.trim().toLowerCase() === 'unlimited' ? null : integer(env, 'PUBLIC_REQUESTS_PER_MINUTE', 300, 1, 1_000_000),
+    signupOpen: signup(env),
+    authAttemptsPerAddress: env.AUTH_ATTEMPTS_PER_ADDRESS?.trim().toLowerCase() === 'unlimited' ? null : integer(env, 'AUTH_ATTEMPTS_PER_ADDRESS', 30, 1, 1_000_000),
+    dashboardDir: env.DASHBOARD_DIR?.trim() ? path.resolve(env.DASHBOARD_DIR.trim()) : path.join(packageRoot, 'dist', 'app'),
   };
 }

@@ -19,6 +19,9 @@ import { FoldersService } from './folders/service.js';
 import { RedirectService } from './redirects/service.js';
 import { AnalyticsRepository } from './analytics/repository.js';
 import { AnalyticsService } from './analytics/service.js';
+import { AttemptLimits } from './sessions/attempt-limits.js';
+import { SessionsRepository } from './sessions/repository.js';
+import { SessionsService } from './sessions/service.js';
 import { MemoryCounterStore, type CounterStore } from './usage/counters.js';
 import { RedisCounterStore } from './usage/redis-counter-store.js';
 import { DatabaseCounterStore } from './usage/repository.js';
@@ -65,6 +68,8 @@ export interface Core {
   database: DatabaseHandle;
   bus: EventBus;
   accounts: AccountsService;
+  /** The dashboard's sign-up, sign-in and sessions. */
+  sessions: SessionsService;
   links: LinksService;
   redirects: RedirectService;
   clicks: ClickRecorder;
@@ -156,11 +161,14 @@ export async function createCore(config: Config, log: FastifyBaseLogger, options
   const utmTemplates = new UtmTemplatesService(new UtmTemplatesRepository(database.db), clock);
   const savedViews = new SavedViewsService(new SavedViewsRepository(database.db), linksRepo, clock);
   const analytics = new AnalyticsService(new AnalyticsRepository(database.db), linksRepo, config.plans, clock, clicks);
+  const accounts = new AccountsService(new AccountsRepository(database.db), clock, config.plans);
+  const attemptLimits = new AttemptLimits(fastCounters, clock, config.authAttemptsPerAddress, log);
   return {
     config,
     database,
     bus,
-    accounts: new AccountsService(new AccountsRepository(database.db), clock, config.plans),
+    accounts,
+    sessions: new SessionsService(new SessionsRepository(database.db), accounts, attemptLimits, clock, config.signupOpen),
     links: new LinksService(linksRepo, bus, clock, ownHostnames, clicks, usage, config.plans, domains, { tags, views: savedViews, utmTemplates }),
     redirects: new RedirectService(linksRepo, clicks, bus, clock, geo, trust, log),
     clicks,

@@ -31,7 +31,8 @@ export interface Admission {
 /** The 403 for a caller whose plan is below the policy's, or null when the plan suffices. */
 export function tierRefusal(plans: Plans, caller: Caller, policy: Policy): AppError | null {
   if (policy.minTier === 'any') return null;
-  if (policy.minTier === 'api') return plans[caller.tier].apiAccess ? null : errors.tierRequired('Pro', policy.tierCode);
+  // API access is what a plan sells for keys; a signed-in browser (the dashboard) uses the same operations without it.
+  if (policy.minTier === 'api') return plans[caller.tier].apiAccess || caller.via === 'session' ? null : errors.tierRequired('Pro', policy.tierCode);
   return tierAtLeast(caller.tier, policy.minTier) ? null : errors.tierRequired(tierLabel(policy.minTier), policy.tierCode);
 }
 
@@ -42,7 +43,9 @@ export function tierRefusal(plans: Plans, caller: Caller, policy: Policy): AppEr
 export async function admit(plans: Plans, usage: UsageService, caller: Caller, policy: Policy): Promise<Admission> {
   const refusal = tierRefusal(plans, caller, policy);
   if (refusal) throw refusal;
-  return usage.chargeRequest(caller, { apiQuota: policy.minTier !== 'any', bulk: policy.bulk === true });
+  // The hourly and monthly quotas count API use; dashboard calls count against requests per minute and every
+  // other limit (links per day, bulk requests per hour, ...), as keys' calls do.
+  return usage.chargeRequest(caller, { apiQuota: policy.minTier !== 'any' && caller.via !== 'session', bulk: policy.bulk === true });
 }
 
 /** A call that ends refused for a limit (a 429, such as the daily link limit checked later) costs nothing. */

@@ -15,7 +15,7 @@ export interface DeletedCounts {
 /** Tables whose rows belong to an account through their `account_id` (links, keys and prefixes come last). */
 const OWNED_BY_ACCOUNT = [
   'clicks', 'click_rollups', 'account_usage', 'outbox_events', 'webhook_deliveries', 'webhooks', 'folders', 'qr_settings', 'domains',
-  'link_tags', 'utm_templates', 'saved_views',
+  'link_tags', 'utm_templates', 'saved_views', 'sessions',
 ] as const satisfies readonly (keyof Database)[];
 
 /** Tables whose rows belong to a link through their `link_id` only. */

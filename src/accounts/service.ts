@@ -14,6 +14,8 @@ export interface Caller {
   tier: Tier;
   namespace: string | null;
   keyId: string;
+  /** `session`: a signed-in browser (the dashboard), which the plan's API-access gate does not apply to. */
+  via?: 'session';
 }
 
 export interface Account {
@@ -86,14 +88,15 @@ export class AccountsService {
     private readonly plans: Plans,
   ) {}
 
-  async createAccount(input: { email: string; tier: string }): Promise<Account & { apiKey: string }> {
+  /** A new account with its namespace and first key; `passwordHash` (sign-up) is stored in the same transaction. */
+  async createAccount(input: { email: string; tier: string; passwordHash?: string }): Promise<Account & { apiKey: string }> {
     const email = parseEmail(input.email);
     const tier = parseTier(input.tier);
     if (await this.repo.findByEmail(email)) throw errors.emailTaken(email);
     const createdAt = this.clock.now().toISOString();
     for (const namespace of namespaceCandidates(email)) {
       if (await this.repo.namespaceOwner(namespace)) continue;
-      const account: AccountRow = { id: newId('acct'), email, tier, namespace, created_at: createdAt, overage_limit_cents: null };
+      const account: AccountRow = { id: newId('acct'), email, tier, namespace, created_at: createdAt, overage_limit_cents: null, password_hash: input.passwordHash ?? null };
       const generated = generateApiKey();
       const key = this.keyRow(account.id, generated, createdAt);
       try {
@@ -152,6 +155,13 @@ export class AccountsService {
     if (!row) throw errors.invalidApiKey();
     const account = toAccount(row);
     return { accountId: account.id, email: account.email, tier: account.tier, namespace: account.namespace, keyId: row.key_id };
+  }
+
+  /** The account row for a sign-in by email, password hash included; undefined for an email no account has. */
+  async findForSignIn(email: string): Promise<AccountRow | undefined> {
+    const trimmed = email.trim().toLowerCase();
+    if (trimmed.length > 254 || !EMAIL_PATTERN.test(trimmed)) return undefined;
+    return this.repo.findByEmail(trimmed);
   }
 
   /** The account acting without a key: the operator CLI works on an account's behalf this way. */

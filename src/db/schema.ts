@@ -8,6 +8,16 @@ export interface AccountsTable {
   namespace: string | null;
   created_at: string;
   overage_limit_cents: number | null;
+  /** scrypt hash of the dashboard password (src/sessions/passwords.ts); null: the account signs in with keys only. */
+  password_hash: string | null;
+}
+
+/** A signed-in browser; `id` is the SHA-256 of the cookie's token, so a copy of the table signs nobody in. */
+export interface SessionsTable {
+  id: string;
+  account_id: string;
+  created_at: string;
+  expires_at: string;
 }
 
 export interface ApiKeysTable {
@@ -226,6 +236,7 @@ export interface SavedViewsTable {
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
+  sessions: SessionsTable;
   namespaces: NamespacesTable;
   links: LinksTable;
   usage_counters: UsageCountersTable;

@@ -48,7 +48,9 @@ export const catalogue = {
 
   // 400: accounts and namespaces
   INVALID_TIER: { status: 400, scope: 'cli', message: (tiers: readonly string[]) => `Tier must be one of ${tiers.join(', ')}` },
-  INVALID_EMAIL: { status: 400, scope: 'cli', message: () => 'Not a valid email address' },
+  INVALID_EMAIL: { status: 400, message: () => 'Not a valid email address' },
+  INVALID_PASSWORD: { status: 400, message: (min: number, max: number) => `A password is ${min} to ${max} characters long` },
+  WRONG_PASSWORD: { status: 400, message: () => 'The current password is not right' },
   INVALID_NAMESPACE: {
     status: 400,
     message: () => 'A namespace is 3-30 characters: letters, digits and hyphens, starting and ending with a letter or digit',
@@ -111,8 +113,12 @@ export const catalogue = {
   // 401
   API_KEY_REQUIRED: { status: 401, message: () => 'An API key is required: send Authorization: Bearer <key>' },
   INVALID_API_KEY: { status: 401, message: () => 'The API key is unknown or has been revoked' },
+  INVALID_CREDENTIALS: { status: 401, message: () => 'That email and password do not match an account' },
+  SESSION_REQUIRED: { status: 401, message: () => 'You are not signed in' },
 
   // 403
+  CSRF_TOKEN_INVALID: { status: 403, message: () => 'This request did not come from the dashboard page: reload it and try again' },
+  SIGNUP_CLOSED: { status: 403, message: () => 'Sign-up is closed on this server: ask its operator for an account' },
   ACCESS_DENIED: { status: 403, message: () => 'You are not authorized to access this link' },
   TIER_REQUIRED: { status: 403, message: (needed: string) => `This requires the ${needed} plan or higher; upgrade your plan to use it` },
   TIER_UPGRADE_REQUIRED: {
@@ -154,7 +160,7 @@ export const catalogue = {
   TEMPLATE_EXISTS: { status: 409, message: () => 'A UTM template with this name already exists' },
   DOMAIN_EXISTS: { status: 409, message: () => 'You have already added this domain' },
   DOMAIN_TAKEN: { status: 409, message: () => 'This domain is registered to another account' },
-  EMAIL_TAKEN: { status: 409, scope: 'cli', message: (email: string) => `An account with ${email} exists` },
+  EMAIL_TAKEN: { status: 409, message: (email: string) => `An account with ${email} exists` },
   NAMESPACE_TAKEN: { status: 409, message: (prefix: string) => `The namespace "${prefix}" belongs to another account` },
   NAMESPACE_HAS_LINKS: {
     status: 409,
@@ -167,10 +173,11 @@ export const catalogue = {
   BODY_TOO_LARGE: { status: 413, message: () => 'The request body is too large' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: () => 'Send the body as application/json' },
   RATE_LIMITED: { status: 429, message: (limit: number, window: string) => `Rate limit exceeded: ${limit} ${window}` },
+  TOO_MANY_SIGN_IN_ATTEMPTS: { status: 429, message: (minutes: number) => `Too many failed attempts: try again in ${plural(minutes, 'minute')}` },
 
   // 5xx
   INTERNAL_ERROR: { status: 500, message: () => 'Internal server error' },
-  NAMESPACE_EXHAUSTED: { status: 500, scope: 'cli', message: () => 'Could not find a free namespace for the account' },
+  NAMESPACE_EXHAUSTED: { status: 500, message: () => 'Could not find a free namespace for the account' },
   CODE_SPACE_BUSY: { status: 503, message: () => 'Could not allocate a short code; try again' },
 
   // The operator CLI only

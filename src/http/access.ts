@@ -4,6 +4,8 @@ import type { Plans, Tier } from '../accounts/plans.js';
 import type { Operation } from '../access/operation.js';
 import { admit, type Policy } from '../access/policy.js';
 import { errors, type ErrorCode } from '../errors.js';
+import { sessionTokenOf } from '../sessions/cookie.js';
+import type { SessionsService } from '../sessions/service.js';
 import { rateLimitHeaders, type UsageService } from '../usage/service.js';
 
 /**
@@ -80,7 +82,27 @@ export function policyOf(access: Access): Policy {
  * routes without it (the redirect above all) pay nothing. onRequest runs before the body is parsed, so a
  * missing key is reported before a bad body. The plan check and the charge are `admit`'s, as for MCP tools.
  */
-export function registerAccess(app: FastifyInstance, accounts: AccountsService, usage: UsageService, plans: Plans): void {
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Who calls: the key of `Authorization: Bearer` when the header is there (it always wins), else the dashboard's
+ * session cookie where the route takes one, else nobody (null; a `required` route then answers 401). A session
+ * may change nothing without its CSRF token in X-CSRF-Token: SameSite=Strict already keeps other sites' pages from
+ * sending the cookie, the token covers browsers and proxies that do not honour it.
+ */
+async function identify(request: FastifyRequest, accounts: AccountsService, sessions: SessionsService | null): Promise<Caller | null> {
+  if (request.headers.authorization !== undefined) return accounts.authenticate(bearerToken(request));
+  const token = sessions ? sessionTokenOf(request) : undefined;
+  if (!sessions || !token) return null;
+  const caller = await sessions.authenticate(token);
+  if (!caller) throw errors.sessionRequired();
+  if (!SAFE_METHODS.has(request.method) && !sessions.csrfMatches(token, request.headers['x-csrf-token'] as string | undefined)) {
+    throw errors.csrfTokenInvalid();
+  }
+  return caller;
+}
+
+export function registerAccess(app: FastifyInstance, accounts: AccountsService, usage: UsageService, plans: Plans, sessions: SessionsService | null = null): void {
   app.decorateRequest('caller', null);
   app.decorateRequest('refundUsage', null);
   app.addHook('onRoute', (route) => {
@@ -91,9 +113,12 @@ export function registerAccess(app: FastifyInstance, accounts: AccountsService, 
     }
     if (!access || access.auth === 'none') return;
     const policy = policyOf(access);
+    // MCP carries calls of its own for AI clients, which hold keys or tokens, never the dashboard's cookie.
+    const sessionsHere = access.auth === 'required' && access.charged === false ? null : sessions;
     const resolveCaller = async (request: FastifyRequest, reply: FastifyReply) => {
       // A route open to anonymous callers still refuses a key it cannot read: sending one means "as me".
-      const caller = access.auth === 'optional' && !request.headers.authorization ? null : await accounts.authenticate(bearerToken(request));
+      const caller = await identify(request, accounts, sessionsHere);
+      if (!caller && access.auth === 'required') throw errors.apiKeyRequired();
       request.caller = caller;
       if (!caller || (access.auth === 'required' && access.charged === false)) return;
       const { state, refund } = await admit(plans, usage, caller, policy);

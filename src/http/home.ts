@@ -34,17 +34,19 @@ click statistics, QR codes, webhooks, custom domains and an MCP endpoint for AI 
 
 export interface HomeOptions {
   baseUrl: string;
-  /** Where `GET /` sends visitors instead of the page above (an operator's own site). */
+  /** Where `GET /` sends visitors instead of the dashboard (an operator's own site). */
   rootRedirect: string | null;
+  /** True for an active custom domain's host: its root shows the page above, never the dashboard. */
+  isCustomDomain: (host: string) => Promise<boolean>;
 }
 
 const htmlOrRedirect = {
   tags: ['meta'],
   operationId: 'getHome',
-  summary: 'What this server is, with links to the API reference (or a redirect to ROOT_REDIRECT when set)',
+  summary: 'Redirects to the dashboard at /app (or to ROOT_REDIRECT when set); a custom domain shows what this server is',
   response: {
-    200: { description: 'A small HTML page', content: { 'text/html': { schema: { type: 'string' } } } },
-    302: { description: 'Redirect to ROOT_REDIRECT', type: 'null' },
+    200: { description: 'A small HTML page (custom domains)', content: { 'text/html': { schema: { type: 'string' } } } },
+    302: { description: 'Redirect to /app or ROOT_REDIRECT', type: 'null' },
   },
 };
 const iconSchema = {
@@ -56,13 +58,15 @@ const iconSchema = {
 
 /** `GET /` and the icon every browser asks a site for (a JSON 404 there would be noise in every log). */
 export const homeRoutes =
-  ({ baseUrl, rootRedirect }: HomeOptions): FastifyPluginAsync =>
+  ({ baseUrl, rootRedirect, isCustomDomain }: HomeOptions): FastifyPluginAsync =>
   async (app) => {
     const page = homePage(baseUrl);
     const icon = fs.readFileSync(assetPath('favicon.svg'));
-    app.get('/', { schema: htmlOrRedirect }, async (_request, reply) =>
-      rootRedirect ? reply.redirect(rootRedirect, 302) : reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(page),
-    );
+    app.get('/', { schema: htmlOrRedirect }, async (request, reply) => {
+      if (rootRedirect) return reply.redirect(rootRedirect, 302);
+      if (!(await isCustomDomain(request.hostname))) return reply.redirect('/app', 302);
+      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(page);
+    });
     app.get('/favicon.ico', { schema: iconSchema }, async (_request, reply) =>
       reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(icon),
     );

@@ -38,7 +38,12 @@ export function errorCodesOf(route: Pick<RouteOptions, 'config' | 'schema' | 'me
     codes.add('INVALID_API_KEY');
     if (access.auth === 'required') codes.add('API_KEY_REQUIRED');
     // A route that carries calls of its own (MCP) admits and charges each call, and answers its refusals inside.
-    if (access.auth === 'optional' || access.charged !== false) codes.add('RATE_LIMITED');
+    if (access.auth === 'optional' || access.charged !== false) {
+      codes.add('RATE_LIMITED');
+      // The dashboard's session cookie works wherever a key does, but on MCP (src/http/access.ts).
+      codes.add('SESSION_REQUIRED');
+      codes.add('CSRF_TOKEN_INVALID');
+    }
     if (access.auth === 'required' && access.charged !== false && access.minTier !== 'any') {
       const tierCode = access.tierCode ?? 'TIER_REQUIRED';
       if (isErrorCode(tierCode)) codes.add(tierCode);

@@ -21,10 +21,31 @@ const FRAMING = {
   'referrer-policy': 'no-referrer',
 };
 const HTML = { ...FRAMING, 'content-security-policy': CONTENT_SECURITY_POLICY };
+/**
+ * The dashboard runs its own bundled scripts (no inline script, nothing from elsewhere) and calls only Snip's API.
+ * Its component library sets styles at run time, hence inline styles; images are Snip's QR codes and blob: downloads.
+ */
+const DASHBOARD = {
+  ...FRAMING,
+  'content-security-policy': [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "font-src 'self' data:",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; '),
+};
 /** The API reference (@fastify/swagger-ui) runs its own scripts and styles: no CSP there, the rest as on every page. */
 const DOCS = FRAMING;
 
-const isDocs = (url: string) => url === '/docs' || url.startsWith('/docs/') || url.startsWith('/docs?');
+const under = (prefix: string) => (url: string) => url === prefix || url.startsWith(`${prefix}/`) || url.startsWith(`${prefix}?`);
+const isDocs = under('/docs');
+const isDashboard = under('/app');
 
 /**
  * Security headers by the type of the answer, in one onSend hook: HTML answers get CSP, X-Frame-Options,
@@ -35,7 +56,7 @@ export function registerSecurityHeaders(app: FastifyInstance): void {
   app.addHook('onSend', (request, reply, payload, done) => {
     const type = reply.getHeader('content-type');
     if (typeof type === 'string') {
-      if (type.startsWith('text/html')) reply.headers(isDocs(request.url) ? DOCS : HTML);
+      if (type.startsWith('text/html')) reply.headers(isDocs(request.url) ? DOCS : isDashboard(request.url) ? DASHBOARD : HTML);
       else reply.header('x-content-type-options', 'nosniff');
     }
     done(null, payload);

@@ -9,6 +9,7 @@ import { domains } from './0007-domains.js';
 import { tagsTemplatesViews } from './0008-tags-templates-views.js';
 import { outboxEvents } from './0009-outbox-events.js';
 import { domainClaimsNamespaceBounds } from './0010-domain-claims-namespace-bounds.js';
+import { sessions } from './0011-sessions.js';
 
 /** One ordered migration set for SQLite and PostgreSQL alike; names sort in the order they apply. */
 export const migrations: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '0008-tags-templates-views': tagsTemplatesViews,
   '0009-outbox-events': outboxEvents,
   '0010-domain-claims-namespace-bounds': domainClaimsNamespaceBounds,
+  '0011-sessions': sessions,
 };

@@ -1,0 +1,110 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { TIERS } from '../accounts/plans.js';
+import { errors } from '../errors.js';
+import { errorResponses, Nullable, StringEnum } from '../http/schemas.js';
+import { clearSessionCookie, sessionTokenOf, setSessionCookie } from './cookie.js';
+import { PASSWORD_MAX_LENGTH } from './passwords.js';
+import type { SessionsService, SignedIn } from './service.js';
+
+const tags = ['dashboard sessions'];
+const Credentials = Type.Object({
+  email: Type.String({ maxLength: 320 }),
+  // Longer than the rules allow, so an over-long password gets the rule's message rather than a schema's.
+  password: Type.String({ maxLength: PASSWORD_MAX_LENGTH * 4 }),
+});
+const SessionAnswer = Type.Object({
+  account: Type.Object({ id: Type.String(), email: Type.String(), tier: StringEnum(TIERS), namespace: Nullable(Type.String()) }),
+  csrfToken: Type.String({ description: 'Send it as X-CSRF-Token with every state-changing request this session makes' }),
+});
+
+/**
+ * The dashboard's sign-in: a session cookie for a browser, which then calls the same REST operations as a key
+ * (src/http/access.ts reads the cookie). These routes need no key; they are limited per address like every such route.
+ */
+export const sessionRoutes =
+  (sessions: SessionsService, secureCookie: boolean): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    const answer = (signedIn: SignedIn) => ({ account: signedIn.account, csrfToken: signedIn.csrfToken });
+    const open = { auth: 'none' } as const;
+
+    app.post(
+      '/api/auth/sign-up',
+      {
+        config: { access: open, errors: ['INVALID_EMAIL', 'INVALID_PASSWORD', 'EMAIL_TAKEN', 'SIGNUP_CLOSED', 'TOO_MANY_SIGN_IN_ATTEMPTS', 'NAMESPACE_EXHAUSTED'] },
+        schema: { tags, operationId: 'signUp', summary: 'Create a Free account with a password and sign in (sets the session cookie)', body: Credentials, response: { 201: SessionAnswer, ...errorResponses(400, 403, 409, 429) } },
+      },
+      async (request, reply) => {
+        const signedIn = await sessions.signUp(request.body, request.ip);
+        setSessionCookie(reply, signedIn.token, secureCookie);
+        return reply.status(201).send(answer(signedIn));
+      },
+    );
+
+    app.post(
+      '/api/auth/sign-in',
+      {
+        config: { access: open, errors: ['INVALID_CREDENTIALS', 'TOO_MANY_SIGN_IN_ATTEMPTS'] },
+        schema: { tags, operationId: 'signIn', summary: 'Sign in with email and password (sets the session cookie)', body: Credentials, response: { 200: SessionAnswer, ...errorResponses(401, 429) } },
+      },
+      async (request, reply) => {
+        const signedIn = await sessions.signIn(request.body, request.ip);
+        setSessionCookie(reply, signedIn.token, secureCookie);
+        return answer(signedIn);
+      },
+    );
+
+    app.get(
+      '/api/auth/session',
+      {
+        config: { access: open, errors: ['SESSION_REQUIRED'] },
+        schema: { tags, operationId: 'getSession', summary: "The signed-in account and the session's CSRF token", response: { 200: SessionAnswer, ...errorResponses(401) } },
+      },
+      async (request) => {
+        const token = sessionTokenOf(request);
+        const caller = token ? await sessions.authenticate(token) : null;
+        if (!token || !caller) throw errors.sessionRequired();
+        return sessions.describe(caller, token);
+      },
+    );
+
+    app.post(
+      '/api/auth/sign-out',
+      {
+        config: { access: open, errors: ['CSRF_TOKEN_INVALID'] },
+        schema: { tags, operationId: 'signOut', summary: 'End this session (clears the cookie)', response: { 200: Type.Object({ success: Type.Boolean() }), ...errorResponses(403) } },
+      },
+      async (request, reply) => {
+        const token = sessionTokenOf(request);
+        if (token && (await sessions.authenticate(token))) {
+          if (!sessions.csrfMatches(token, request.headers['x-csrf-token'] as string | undefined)) throw errors.csrfTokenInvalid();
+          await sessions.signOut(token);
+        }
+        clearSessionCookie(reply, secureCookie);
+        return { success: true };
+      },
+    );
+
+    app.post(
+      '/api/auth/password',
+      {
+        config: { access: open, errors: ['SESSION_REQUIRED', 'CSRF_TOKEN_INVALID', 'INVALID_PASSWORD', 'WRONG_PASSWORD', 'TOO_MANY_SIGN_IN_ATTEMPTS'] },
+        schema: {
+          tags,
+          operationId: 'changePassword',
+          summary: "Change the signed-in account's password; every other session ends and this one is renewed",
+          body: Type.Object({ currentPassword: Type.String({ maxLength: PASSWORD_MAX_LENGTH * 4 }), newPassword: Type.String({ maxLength: PASSWORD_MAX_LENGTH * 4 }) }),
+          response: { 200: SessionAnswer, ...errorResponses(400, 401, 403, 429) },
+        },
+      },
+      async (request, reply) => {
+        const token = sessionTokenOf(request);
+        const caller = token ? await sessions.authenticate(token) : null;
+        if (!token || !caller) throw errors.sessionRequired();
+        if (!sessions.csrfMatches(token, request.headers['x-csrf-token'] as string | undefined)) throw errors.csrfTokenInvalid();
+        const signedIn = await sessions.changePassword(caller, request.body, request.ip);
+        setSessionCookie(reply, signedIn.token, secureCookie);
+        return answer(signedIn);
+      },
+    );
+  };

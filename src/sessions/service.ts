@@ -1,0 +1,139 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Account, AccountsService, Caller } from '../accounts/service.js';
+import { isTier } from '../accounts/plans.js';
+import type { Clock } from '../clock.js';
+import { errors } from '../errors.js';
+import type { AttemptLimits } from './attempt-limits.js';
+import { checkNewPassword, decoyHash, hashPassword, verifyPassword } from './passwords.js';
+import type { SessionRow, SessionsRepository } from './repository.js';
+
+/** How long a sign-in lasts; signing out, a password change or the operator's reset ends it sooner. */
+export const SESSION_DAYS = 30;
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('base64url');
+
+/**
+ * The CSRF token of a session, derived from its secret token: a page of Snip's reads it from the session answer,
+ * a page elsewhere can neither read the cookie nor the answer, so it cannot make one.
+ */
+export const csrfTokenOf = (token: string): string => sha256(`csrf:${token}`);
+
+export interface SignedIn {
+  /** The cookie's value; only its hash is stored. */
+  token: string;
+  csrfToken: string;
+  account: Pick<Account, 'id' | 'email' | 'tier' | 'namespace'>;
+  expiresAt: Date;
+}
+
+export interface SessionCaller extends Caller {
+  sessionId: string;
+}
+
+const publicAccount = (a: { id: string; email: string; tier: string; namespace: string | null }) => ({
+  id: a.id,
+  email: a.email,
+  tier: isTier(a.tier) ? a.tier : ('free' as const),
+  namespace: a.namespace,
+});
+
+/**
+ * Sign-up, sign-in and sessions for the dashboard. A session is one more way to be a `Caller`: the operations,
+ * their tier rules and limits are the same as for an API key (src/access/policy.ts says what differs).
+ */
+export class SessionsService {
+  constructor(
+    private readonly repo: SessionsRepository,
+    private readonly accounts: AccountsService,
+    private readonly limits: AttemptLimits,
+    private readonly clock: Clock,
+    private readonly signupOpen: boolean,
+  ) {}
+
+  /** A Free account with its namespace and first key, as `users create` makes, signed in. */
+  async signUp(input: { email: string; password: string }, address: string): Promise<SignedIn> {
+    if (!this.signupOpen) throw errors.signupClosed();
+    checkNewPassword(input.password);
+    // Every sign-up is counted, not only failures: each costs a hash and makes an account.
+    await this.limits.charge(address, null);
+    const account = await this.accounts.createAccount({ email: input.email, tier: 'free', passwordHash: await hashPassword(input.password) });
+    return this.open(account);
+  }
+
+  async signIn(input: { email: string; password: string }, address: string): Promise<SignedIn> {
+    const email = input.email.trim().toLowerCase();
+    const refund = await this.limits.charge(address, email);
+    const account = await this.accounts.findForSignIn(email);
+    // An unknown email or an account without a password costs the same hash as a wrong password.
+    const matches = await verifyPassword(input.password, account?.password_hash ?? (await decoyHash()));
+    if (!account || !account.password_hash || !matches) throw errors.invalidCredentials();
+    await refund();
+    return this.open(account);
+  }
+
+  /** The caller of a session cookie; null when the token is unknown, expired or ended. */
+  async authenticate(token: string): Promise<SessionCaller | null> {
+    if (token.length < 20 || token.length > 100) return null;
+    const row = await this.repo.findLive(sha256(token), this.clock.now().toISOString());
+    if (!row) return null;
+    const account = publicAccount(row);
+    return { accountId: account.id, email: account.email, tier: account.tier, namespace: account.namespace, keyId: 'session', via: 'session', sessionId: row.session_id };
+  }
+
+  /** True when `given` is the CSRF token of the session `token` opened (compared in constant time). */
+  csrfMatches(token: string, given: string | undefined): boolean {
+    if (!given) return false;
+    const expected = Buffer.from(csrfTokenOf(token));
+    const actual = Buffer.from(given);
+    return expected.length === actual.length && timingSafeEqual(expected, actual);
+  }
+
+  async signOut(token: string): Promise<void> {
+    await this.repo.delete(sha256(token));
+  }
+
+  /** What the dashboard learns of its session: the account and the CSRF token to send with changes. */
+  async describe(caller: Caller, token: string) {
+    const profile = await this.accounts.profile(caller.accountId);
+    return { account: publicAccount(profile), csrfToken: csrfTokenOf(token) };
+  }
+
+  /** Changes the password after checking the current one; every other session ends, this browser gets a new one. */
+  async changePassword(caller: Caller, input: { currentPassword: string; newPassword: string }, address: string): Promise<SignedIn> {
+    checkNewPassword(input.newPassword);
+    const account = await this.accounts.findForSignIn(caller.email);
+    if (!account) throw errors.sessionRequired();
+    const refund = await this.limits.charge(address, account.email);
+    if (!account.password_hash || !(await verifyPassword(input.currentPassword, account.password_hash))) throw errors.wrongPassword();
+    await refund();
+    const next = this.newSession(account.id);
+    await this.repo.replacePassword(account.id, await hashPassword(input.newPassword), next.row);
+    return this.signedIn(next, account);
+  }
+
+  /** Operator CLI `users set-password`: sets the password and signs the account out everywhere. */
+  async setPasswordAsOperator(email: string, password: string): Promise<{ email: string; passwordSet: true; sessionsEnded: number }> {
+    checkNewPassword(password);
+    const account = await this.accounts.requireByEmail(email);
+    const ended = await this.repo.replacePassword(account.id, await hashPassword(password), null);
+    return { email: account.email, passwordSet: true, sessionsEnded: ended };
+  }
+
+  private async open(account: { id: string; email: string; tier: string; namespace: string | null }): Promise<SignedIn> {
+    await this.repo.deleteExpired(account.id, this.clock.now().toISOString());
+    const next = this.newSession(account.id);
+    await this.repo.insert(next.row);
+    return this.signedIn(next, account);
+  }
+
+  private newSession(accountId: string): { token: string; row: SessionRow } {
+    const token = randomBytes(32).toString('base64url');
+    const now = this.clock.now();
+    const expires = new Date(now.getTime() + SESSION_DAYS * 86_400_000);
+    return { token, row: { id: sha256(token), account_id: accountId, created_at: now.toISOString(), expires_at: expires.toISOString() } };
+  }
+
+  private signedIn(next: { token: string; row: SessionRow }, account: { id: string; email: string; tier: string; namespace: string | null }): SignedIn {
+    return { token: next.token, csrfToken: csrfTokenOf(next.token), account: publicAccount(account), expiresAt: new Date(next.row.expires_at) };
+  }
+}
