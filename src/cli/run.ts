@@ -21,6 +21,7 @@ Commands:
   users show --email E
   users list
   users delete --email E --yes        the account and everything it owns, for good
+  users set-password --email E        the dashboard password, read from stdin; signs the account out everywhere
   keys create --email E
   keys list --email E                 ids, prefixes and dates; never the secret
   keys revoke --key snip_...          (or --id key_...)
@@ -75,6 +76,7 @@ const COMMANDS: Record<string, Command> = {
   'users create': { run: (core, o) => core.accounts.createAccount({ email: need(o, 'email'), tier: o.tier ?? 'free' }) },
   'users set-tier': { run: (core, o) => core.accounts.setTier(need(o, 'email'), need(o, 'tier')) },
   'users show': { run: async (core, o) => core.accounts.profile((await core.accounts.requireByEmail(need(o, 'email'))).id) },
+  'users set-password': { run: async (core, o) => core.sessions.setPasswordAsOperator(need(o, 'email'), await readPassword()) },
   'users list': { run: async (core) => ({ users: await core.accounts.listAccounts() }) },
   'users delete': {
     run: async (core, o) => {
@@ -126,6 +128,22 @@ const COMMANDS: Record<string, Command> = {
       }),
   },
 };
+
+/**
+ * The password from stdin (`printf '%s' "$PW" | ... users set-password`), never from the command line, where it
+ * would be in the shell's history and every `ps`. One trailing newline (from `echo` or Enter) is not part of it.
+ */
+async function readPassword(): Promise<string> {
+  if (process.stdin.isTTY) process.stderr.write('Type the new password, then Enter and Ctrl-D:\n');
+  let text = '';
+  for await (const chunk of process.stdin.setEncoding('utf8')) {
+    text += chunk;
+    if (text.length > 4096) throw errors.invalidArgument('The password on stdin is too long');
+  }
+  const password = text.replace(/\r?\n$/, '');
+  if (!password) throw errors.missingArgument('The password', 'is required on stdin');
+  return password;
+}
 
 const write = (stream: NodeJS.WriteStream, text: string) =>
   new Promise<void>((resolve, reject) => stream.write(text, (error) => (error ? reject(error) : resolve())));

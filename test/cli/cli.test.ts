@@ -279,6 +279,26 @@ describe.concurrent('CLI while the server runs on the same DATA_DIR', () => {
     // The server kept running the whole time.
     expect(server.child.exitCode).toBeNull();
   });
+
+  it('users set-password reads the password from stdin; the account signs in to the dashboard, and a new password signs it out everywhere', async () => {
+    const email = 'dashboard@example.com';
+    success(await runCli(['users', 'create', '--email', email], env));
+    const signIn = (password: string) => request(server.url, { method: 'POST', path: '/api/auth/sign-in', body: { email, password } });
+    expect((await signIn('correct horse battery')).status).toBe(401);
+
+    const set = success(await runCli(['users', 'set-password', '--email', email], env, 'correct horse battery\n'));
+    expect(set).toEqual({ email, passwordSet: true, sessionsEnded: 0 });
+    const signedIn = await signIn('correct horse battery');
+    expect(signedIn.status, signedIn.body).toBe(200);
+    const cookie = String(signedIn.headers['set-cookie']).split(';')[0]!;
+    expect((await request(server.url, { method: 'GET', path: '/api/auth/session', headers: { cookie } })).status).toBe(200);
+
+    expect(failure(await runCli(['users', 'set-password', '--email', email], env, 'short\n'))).toBe('INVALID_PASSWORD');
+    expect(failure(await runCli(['users', 'set-password', '--email', email], env, ''))).toBe('MISSING_ARGUMENT');
+    expect(success(await runCli(['users', 'set-password', '--email', email], env, 'another good one'))).toMatchObject({ sessionsEnded: 1 });
+    expect((await request(server.url, { method: 'GET', path: '/api/auth/session', headers: { cookie } })).status).toBe(401);
+    expect((await signIn('another good one')).status).toBe(200);
+  });
 });
 
 /** Every table and the column that ties its rows to an account (or, for `link_id`, to one of its links). */
@@ -287,6 +307,7 @@ const OWNED: [table: keyof Database, column: 'id' | 'account_id' | 'link_id'][] 
   ['click_rollups', 'account_id'], ['click_visitors', 'link_id'], ['account_usage', 'account_id'], ['webhooks', 'account_id'],
   ['webhook_deliveries', 'account_id'], ['outbox_events', 'account_id'], ['folders', 'account_id'], ['qr_settings', 'account_id'], ['link_scans', 'link_id'],
   ['domains', 'account_id'], ['link_tags', 'account_id'], ['utm_templates', 'account_id'], ['saved_views', 'account_id'],
+  ['sessions', 'account_id'],
 ];
 
 describe(`users delete removes everything the account owns (in process, ${dialectName})`, () => {
@@ -318,6 +339,7 @@ describe(`users delete removes everything the account owns (in process, ${dialec
     await db.insertInto('saved_views').values({ id: id('view'), account_id: accountId, name: 'V', name_key: 'v', filters: '{}', created_at: at, updated_at: at }).execute();
     await db.insertInto('usage_counters').values({ key: `usage:${accountId}:month:0`, count: 1, expires_at: '2999-01-01T00:00:00.000Z' }).execute();
     await db.insertInto('outbox_events').values({ id: id('evt'), account_id: accountId, event: 'link.created', body: '{}', created_at: at }).execute();
+    await db.insertInto('sessions').values({ id: id('ses'), account_id: accountId, created_at: at, expires_at: '2999-01-01T00:00:00.000Z' }).execute();
   }
 
   it('deletes every row of the account in every table and leaves other accounts alone', async () => {

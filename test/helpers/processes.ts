@@ -84,10 +84,11 @@ function track(child: ChildProcess): ChildProcess {
   return child;
 }
 
-/** `node dist/cli/main.js ...args` from the project root (see `shipped`). */
-export function runCli(args: string[], env: Record<string, string>): Promise<RunResult> {
+/** `node dist/cli/main.js ...args` from the project root (see `shipped`), with `input` on its stdin when given. */
+export function runCli(args: string[], env: Record<string, string>, input?: string): Promise<RunResult> {
   const [command, argv] = shipped('cli/main.js', args);
-  const child = track(spawn(command, argv, { cwd: projectRoot, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] }));
+  const child = track(spawn(command, argv, { cwd: projectRoot, env: childEnv(env), stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] }));
+  child.stdin?.end(input);
   return collect(child);
 }
 

@@ -5,8 +5,19 @@ import { useTestApp } from '../helpers/app.js';
 describe('GET / and the icon', () => {
   const t = useTestApp();
 
-  it('answers a small page saying what the server is, with links to the API reference', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/' });
+  it("sends a visitor of Snip's own host to the dashboard", async () => {
+    for (const host of ['snip.test', 'SNIP.test']) {
+      const res = await t.app.inject({ method: 'GET', url: '/', headers: { host } });
+      expect(res.statusCode).toBe(302);
+      expect(res.headers.location).toBe('/app');
+    }
+  });
+
+  it("answers a custom domain's root with a small page saying what the server is, with links to the API reference", async () => {
+    const user = await t.createUser('pro');
+    await t.as(user, { method: 'POST', url: '/api/user/domains', payload: { domain: 'go.brand.example' } });
+    await t.core.database.db.updateTable('domains').set({ status: 'active' }).where('hostname', '=', 'go.brand.example').execute();
+    const res = await t.app.inject({ method: 'GET', url: '/', headers: { host: 'go.brand.example' } });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/html/);
     expect(res.body).toContain('<h1>Snip</h1>');
@@ -38,7 +49,7 @@ describe('GET / with ROOT_REDIRECT', () => {
   const t = useTestApp({ ROOT_REDIRECT: 'https://example.org/welcome?from=snip' });
 
   it('sends visitors to the operator\'s page', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/' });
+    const res = await t.app.inject({ method: 'GET', url: '/', headers: { host: 'snip.test' } });
     expect(res.statusCode).toBe(302);
     expect(res.headers.location).toBe('https://example.org/welcome?from=snip');
   });
