@@ -1,5 +1,6 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
 
 export default tseslint.config(
   { ignores: ['dist/', 'dist.*/', 'node_modules/', 'data/'] },
@@ -13,6 +14,12 @@ export default tseslint.config(
         ['process', 'console', 'Buffer', 'URL', 'fetch', 'AbortSignal', 'performance', 'setTimeout', 'clearTimeout'].map((name) => [name, 'readonly']),
       ),
     },
+  },
+  {
+    // The dashboard: the rules of hooks, which no type check catches.
+    files: ['web/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },
   },
   {
     rules: {

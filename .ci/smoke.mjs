@@ -476,6 +476,21 @@ async function checkRootPage(flow) {
   fail(`GET / should answer 200 or a redirect for a visitor; ${describe('GET', '/', r)}`);
 }
 
+/** The dashboard as shipped: its page, and every script and style it names, answered from dist/app. */
+async function checkDashboard(flow) {
+  const root = await http(flow, 'GET', '/', { ua: BROWSER_UA });
+  check(root.status === 302 && root.headers.get('location') === '/app', `GET / should redirect to /app; ${describe('GET', '/', root)}`);
+  const page = await http(flow, 'GET', '/app/links', { ua: BROWSER_UA });
+  check(page.status === 200 && page.text.includes('<div id="root">'), `GET /app/links is not the dashboard: ${describe('GET', '/app/links', page)}`);
+  const assets = [...page.text.matchAll(/(?:src|href)="(\/app\/assets\/[^"]+)"/g)].map((m) => m[1]);
+  check(assets.length >= 2, `the dashboard page names no scripts or styles under /app/assets: ${short(page.text)}`);
+  for (const asset of assets) {
+    const r = await http(flow, 'GET', asset, { ua: BROWSER_UA });
+    check(r.status === 200 && r.text.length > 100, `a dashboard asset is missing: ${describe('GET', asset, r)}`);
+  }
+  return assets.length;
+}
+
 /** Step 5: every CLI command the README lists, each exiting 0 with one JSON line (export to stdout: data). */
 async function cliCommands(flow) {
   const { env } = flow;
@@ -621,6 +636,7 @@ async function runFlow({ label, databaseUrl }) {
     await s('preview page /{code}+', () => checkPreview(flow));
     await s('MCP tools/list', () => checkMcp(flow));
     await s(`GET / is a page or a redirect`, () => checkRootPage(flow));
+    await s(`the dashboard at /app and its assets`, () => checkDashboard(flow));
     await s('cli: set-tier, show, keys create/revoke, links import/export', () => cliCommands(flow));
     await s(`cli: users list, keys list, users delete`, () => newCliCommands(flow));
     // A click right before the stop, not waited for: the shutdown must keep it.
