@@ -259,7 +259,7 @@ export function loadConfig(env: Env = process.env): Config {
     databaseStartTimeoutMs: integer(env, 'DATABASE_START_TIMEOUT', 30, 0, 3600) * 1000,
     publicRequestsPerMinute: env.PUBLIC_REQUESTS_PER_MINUTE?.trim().toLowerCase() === 'unlimited' ? null : integer(env, 'PUBLIC_REQUESTS_PER_MINUTE', 300, 1, 1_000_000),
     signupOpen: signup(env),
-    authAttemptsPerAddress: env.AUTH_ATTEMPTS_PER_ADDRESS?.trim().toLowerCase() === 'unlimited' ? null : integer(env, 'AUTH_ATTEMPTS_PER_ADDRESS', 30, 1, 1_000_000),
+    authAttemptsPerAddress: env.AUTH_ATTEMPTS_PER_ADDRESS?.trim().toLowerCase() === 'unlimited' ? null : integer(env, 'AUTH_ATTEMPTS_PER_ADDRESS', 100, 1, 1_000_000),
     dashboardDir: env.DASHBOARD_DIR?.trim() ? path.resolve(env.DASHBOARD_DIR.trim()) : path.join(packageRoot, 'dist', 'app'),
   };
 }
