@@ -61,6 +61,8 @@ function AuthForm({ mode }: { mode: 'sign-in' | 'sign-up' }) {
               />
               <PasswordInput
                 label="Password"
+                // Named without the word "password", so the field is the only thing its label finds.
+                visibilityToggleButtonProps={{ 'aria-label': 'Show or hide the characters' }}
                 autoComplete={signUp ? 'new-password' : 'current-password'}
                 required
                 description={signUp ? 'At least 8 characters' : undefined}
