@@ -33,6 +33,9 @@ describe('loadConfig', () => {
       rootRedirect: null,
       databaseStartTimeoutMs: 30_000,
       publicRequestsPerMinute: 300,
+      signupOpen: true,
+      authAttemptsPerAddress: 100,
+      dashboardDir: path.join(path.resolve(import.meta.dirname, '..'), 'dist', 'app'),
     });
     expect(path.isAbsolute(config.dataDir)).toBe(true);
   });
@@ -40,6 +43,12 @@ describe('loadConfig', () => {
   it('treats empty values as unset', () => {
     const config = loadConfig({ PORT: '', HOST: '', BASE_URL: '', DATA_DIR: '', DATABASE_URL: '', TRUST_PROXY: '', REDIRECT_STATUS: '', LOG_LEVEL: '', REDIS_URL: '', PLANS_FILE: '' });
     expect(config).toEqual(loadConfig({}));
+  });
+
+  it('refuses a SIGNUP other than open or closed, naming it; AUTH_ATTEMPTS_PER_ADDRESS may be unlimited', () => {
+    expect(() => loadConfig({ SIGNUP: 'maybe' })).toThrow(/SIGNUP/);
+    expect(loadConfig({ AUTH_ATTEMPTS_PER_ADDRESS: 'unlimited' }).authAttemptsPerAddress).toBeNull();
+    expect(() => loadConfig({ AUTH_ATTEMPTS_PER_ADDRESS: '0' })).toThrow(/AUTH_ATTEMPTS_PER_ADDRESS/);
   });
 
   it('derives the default BASE_URL from PORT', () => {
@@ -67,6 +76,9 @@ describe('loadConfig', () => {
       ROOT_REDIRECT: 'https://example.org/about?from=snip',
       DATABASE_START_TIMEOUT: '5',
       PUBLIC_REQUESTS_PER_MINUTE: '40',
+      SIGNUP: 'Closed',
+      AUTH_ATTEMPTS_PER_ADDRESS: '7',
+      DASHBOARD_DIR: 'web/build',
     });
     expect(config).toEqual({
       port: 4000,
@@ -89,6 +101,9 @@ describe('loadConfig', () => {
       rootRedirect: 'https://example.org/about?from=snip',
       databaseStartTimeoutMs: 5_000,
       publicRequestsPerMinute: 40,
+      signupOpen: false,
+      authAttemptsPerAddress: 7,
+      dashboardDir: path.resolve('web/build'),
       plans: { ...DEFAULT_PLANS, pro: { ...DEFAULT_PLANS.pro, requestsPerHour: null, requestsPerMonth: null, requestsPerMinute: null, linksPerDay: null, bulkRequestsPerHour: null }, builder: expect.objectContaining({ requestsPerHour: null, webhooks: 10 }), free: expect.objectContaining({ linksPerDay: null, folders: 5 }) },
     });
   });
