@@ -1,20 +1,22 @@
-import type { ReactNode } from 'react';
+import { lazy, type ReactNode } from 'react';
 import { BrowserRouter, Navigate, Route, Routes, useLocation } from 'react-router';
 import { Layout } from './components/Layout';
 import { Loading } from './components/ui';
 import { useSession } from './session';
 import { SignInPage, SignUpPage } from './pages/AuthPages';
 import { NotFoundPage } from './pages/NotFoundPage';
-import { LinksPage } from './pages/LinksPage';
-import { LinkPage } from './pages/LinkPage';
-import { ImportPage } from './pages/ImportPage';
-import { FoldersPage } from './pages/FoldersPage';
-import { TagsPage } from './pages/TagsPage';
-import { UtmTemplatesPage } from './pages/UtmTemplatesPage';
-import { DomainsPage } from './pages/DomainsPage';
-import { WebhooksPage } from './pages/WebhooksPage';
-import { KeysPage } from './pages/KeysPage';
-import { AccountPage } from './pages/AccountPage';
+
+// Each page is its own chunk: the sign-in page does not download the charts, and a page loads only what it uses.
+const LinksPage = lazy(() => import('./pages/LinksPage').then((m) => ({ default: m.LinksPage })));
+const LinkPage = lazy(() => import('./pages/LinkPage').then((m) => ({ default: m.LinkPage })));
+const ImportPage = lazy(() => import('./pages/ImportPage').then((m) => ({ default: m.ImportPage })));
+const FoldersPage = lazy(() => import('./pages/FoldersPage').then((m) => ({ default: m.FoldersPage })));
+const TagsPage = lazy(() => import('./pages/TagsPage').then((m) => ({ default: m.TagsPage })));
+const UtmTemplatesPage = lazy(() => import('./pages/UtmTemplatesPage').then((m) => ({ default: m.UtmTemplatesPage })));
+const DomainsPage = lazy(() => import('./pages/DomainsPage').then((m) => ({ default: m.DomainsPage })));
+const WebhooksPage = lazy(() => import('./pages/WebhooksPage').then((m) => ({ default: m.WebhooksPage })));
+const KeysPage = lazy(() => import('./pages/KeysPage').then((m) => ({ default: m.KeysPage })));
+const AccountPage = lazy(() => import('./pages/AccountPage').then((m) => ({ default: m.AccountPage })));
 
 function RequireSession({ children }: { children: ReactNode }) {
   const { state } = useSession();

@@ -13,7 +13,9 @@ import {
   IconWorld,
   IconAdjustments,
 } from '@tabler/icons-react';
+import { Suspense } from 'react';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
+import { Loading } from './ui';
 import { tierLabel, useAccount, useSession } from '../session';
 
 const NAV = [
@@ -95,7 +97,9 @@ export function Layout() {
         </ScrollArea>
       </AppShell.Navbar>
       <AppShell.Main>
-        <Outlet />
+        <Suspense fallback={<Loading />}>
+          <Outlet />
+        </Suspense>
       </AppShell.Main>
     </AppShell>
   );
