@@ -1,0 +1,180 @@
+import { Anchor, Button, Collapse, Group, MultiSelect, NumberInput, Paper, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { IconChevronDown, IconChevronUp } from '@tabler/icons-react';
+import { useState, type FormEvent } from 'react';
+import { api, messageOf } from '../api';
+import { CopyValue, ErrorNotice, fieldError, isFormError } from '../components/ui';
+import { useProfile } from '../profile';
+import { tierAtLeast, useAccount } from '../session';
+import { createLink, isoFromLocal, type Domain, type Folder, type UtmTemplate } from './api';
+
+const URL_CODES = ['MISSING_URL', 'INVALID_URL'];
+const SLUG_CODES = ['INVALID_SLUG', 'SLUG_TAKEN', 'PREMIUM_REQUIRED', 'NAMESPACE_REQUIRED', 'INVALID_CUSTOM_SLUG', 'INVALID_CUSTOMSLUG'];
+const EXPIRES_CODES = ['INVALID_EXPIRES_AT', 'EXPIRES_AT_IN_PAST', 'EXPIRES_BEFORE_ACTIVE'];
+const ACTIVE_CODES = ['INVALID_ACTIVE_FROM', 'ACTIVE_FROM_IN_PAST'];
+const MAX_CLICKS_CODES = ['INVALID_MAX_CLICKS', 'INVALID_MAXCLICKS'];
+const FIELD_CODES = [...URL_CODES, ...SLUG_CODES, ...EXPIRES_CODES, ...ACTIVE_CODES, ...MAX_CLICKS_CODES];
+
+/** The create form: the destination and one button, with every other option one click away. */
+export function CreateLinkForm() {
+  const account = useAccount();
+  const profile = useProfile();
+  const queries = useQueryClient();
+  const [more, setMore] = useState(false);
+  const [url, setUrl] = useState('');
+  const [slug, setSlug] = useState('');
+  const [expiresAt, setExpiresAt] = useState('');
+  const [activeFrom, setActiveFrom] = useState('');
+  const [maxClicks, setMaxClicks] = useState<number | string>('');
+  const [domain, setDomain] = useState<string | null>(null);
+  const [folderId, setFolderId] = useState<string | null>(null);
+  const [tags, setTags] = useState<string[]>([]);
+  const [template, setTemplate] = useState<string | null>(null);
+
+  const folders = useQuery({ queryKey: ['folders'], queryFn: () => api<{ folders: Folder[] }>('/api/folders'), enabled: more });
+  const knownTags = useQuery({ queryKey: ['tags'], queryFn: () => api<{ tags: { tag: string }[] }>('/api/tags'), enabled: more });
+  const templates = useQuery({ queryKey: ['utm-templates'], queryFn: () => api<{ templates: UtmTemplate[] }>('/api/utm-templates'), enabled: more });
+  const domains = useQuery({
+    queryKey: ['domains'],
+    queryFn: () => api<{ domains: Domain[] }>('/api/user/domains'),
+    enabled: more && tierAtLeast(account.tier, 'pro'),
+  });
+  const canSlug = profile.data?.limits.customSlugs ?? false;
+
+  const create = useMutation({
+    mutationFn: () =>
+      createLink({
+        url: url.trim(),
+        customSlug: slug.trim() || undefined,
+        expiresAt: isoFromLocal(expiresAt),
+        activeFrom: isoFromLocal(activeFrom),
+        maxClicks: typeof maxClicks === 'number' ? maxClicks : undefined,
+        domain: domain ?? undefined,
+        utmTemplateId: template ?? undefined,
+        folderId: folderId ?? undefined,
+        tags,
+      }),
+    onSuccess: ({ link, problem }) => {
+      void queries.invalidateQueries({ queryKey: ['links'] });
+      void queries.invalidateQueries({ queryKey: ['tags'] });
+      notifications.show({
+        color: problem ? 'yellow' : 'teal',
+        title: problem ? 'Link created, but not all options were saved' : 'Link created',
+        message: (
+          <Group gap={4} wrap="nowrap">
+            <Text size="sm" truncate>
+              {link.url}
+            </Text>
+            <CopyValue value={link.url} label="Copy short URL" />
+            {problem ? <Text size="sm">{messageOf(problem)}</Text> : null}
+          </Group>
+        ),
+      });
+      setUrl('');
+      setSlug('');
+      setExpiresAt('');
+      setActiveFrom('');
+      setMaxClicks('');
+      setTags([]);
+    },
+  });
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    create.mutate();
+  };
+  const error = create.error;
+
+  return (
+    <Paper withBorder p="md" radius="md" mb="lg" component="section" aria-labelledby="create-link-heading">
+      <form onSubmit={submit} noValidate>
+        <Stack gap="sm">
+          <Text id="create-link-heading" fw={600} component="h2" m={0} size="md">
+            Shorten a link
+          </Text>
+          {isFormError(error, FIELD_CODES) && <ErrorNotice error={error} title="The link was not created" />}
+          <Group align="flex-start" gap="sm" wrap="wrap">
+            <TextInput
+              label="Destination URL"
+              placeholder="https://example.com/a/long/page"
+              type="url"
+              required
+              value={url}
+              onChange={(e) => setUrl(e.currentTarget.value)}
+              error={fieldError(error, URL_CODES)}
+              style={{ flex: '1 1 16rem' }}
+            />
+            <Button type="submit" loading={create.isPending} mt={{ base: 0, xs: 25 }}>
+              Create link
+            </Button>
+          </Group>
+          <Anchor component="button" type="button" size="sm" onClick={() => setMore((open) => !open)} aria-expanded={more} aria-controls="create-link-options">
+            <Group gap={4}>
+              {more ? <IconChevronUp size={14} aria-hidden /> : <IconChevronDown size={14} aria-hidden />}
+              {more ? 'Fewer options' : 'More options'}
+            </Group>
+          </Anchor>
+          <Collapse expanded={more} id="create-link-options">
+            <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="sm">
+              <TextInput
+                label="Custom slug"
+                description={canSlug ? `Your link becomes ${account.namespace ?? 'namespace'}/<slug>` : 'Custom slugs need the Pro plan'}
+                disabled={!canSlug}
+                value={slug}
+                onChange={(e) => setSlug(e.currentTarget.value)}
+                error={fieldError(error, SLUG_CODES)}
+              />
+              <TextInput label="Expires at" type="datetime-local" value={expiresAt} onChange={(e) => setExpiresAt(e.currentTarget.value)} error={fieldError(error, EXPIRES_CODES)} />
+              <TextInput label="Active from" type="datetime-local" value={activeFrom} onChange={(e) => setActiveFrom(e.currentTarget.value)} error={fieldError(error, ACTIVE_CODES)} />
+              <NumberInput label="Max clicks" description="Stops redirecting after this many" min={1} allowDecimal={false} value={maxClicks} onChange={setMaxClicks} error={fieldError(error, MAX_CLICKS_CODES)} />
+              <Select
+                label="Folder"
+                placeholder="No folder"
+                clearable
+                data={(folders.data?.folders ?? []).map((f) => ({ value: f.id, label: f.name }))}
+                value={folderId}
+                onChange={setFolderId}
+              />
+              <MultiSelect
+                label="Tags"
+                placeholder="Pick or type a tag"
+                searchable
+                data={[...new Set([...(knownTags.data?.tags ?? []).map((t) => t.tag), ...tags])]}
+                value={tags}
+                onChange={setTags}
+                onSearchChange={() => undefined}
+                onKeyDown={(event) => {
+                  const input = event.currentTarget as HTMLInputElement;
+                  if (event.key === 'Enter' && input.value.trim()) {
+                    event.preventDefault();
+                    const tag = input.value.trim();
+                    setTags((current) => (current.includes(tag) ? current : [...current, tag]));
+                  }
+                }}
+              />
+              <Select
+                label="UTM template"
+                placeholder="None"
+                clearable
+                data={(templates.data?.templates ?? []).map((t) => ({ value: t.id, label: t.name }))}
+                value={template}
+                onChange={setTemplate}
+              />
+              {tierAtLeast(account.tier, 'pro') && (
+                <Select
+                  label="Domain"
+                  placeholder="Default"
+                  clearable
+                  data={(domains.data?.domains ?? []).filter((d) => d.status === 'active').map((d) => d.domain)}
+                  value={domain}
+                  onChange={setDomain}
+                />
+              )}
+            </SimpleGrid>
+          </Collapse>
+        </Stack>
+      </form>
+    </Paper>
+  );
+}

@@ -1,0 +1,67 @@
+import { Button, Group, Modal, NumberInput, Select, Stack, TextInput } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { api, pathParam } from '../api';
+import { ErrorNotice, fieldError, isFormError } from '../components/ui';
+import { isoFromLocal, localFromIso, shortPathOf, type Folder, type Link } from './api';
+
+const FIELD_CODES = ['INVALID_URL', 'MISSING_URL', 'INVALID_EXPIRES_AT', 'EXPIRES_AT_IN_PAST', 'EXPIRES_BEFORE_ACTIVE', 'INVALID_MAX_CLICKS', 'INVALID_MAXCLICKS'];
+
+/** Changes what the API lets a link change: destination, expiry, click cap, activation time and folder. */
+export function EditLinkModal({ link, folders, onClose }: { link: Link; folders: Folder[]; onClose: () => void }) {
+  const queries = useQueryClient();
+  const [url, setUrl] = useState(link.long);
+  const [expiresAt, setExpiresAt] = useState(localFromIso(link.expiresAt));
+  const [activeFrom, setActiveFrom] = useState(localFromIso(link.activeFrom));
+  const [maxClicks, setMaxClicks] = useState<number | string>(link.maxClicks ?? '');
+  const [folderId, setFolderId] = useState<string | null>(link.folderId);
+
+  const save = useMutation({
+    mutationFn: async () => {
+      const path = pathParam(shortPathOf(link));
+      const changes: Record<string, unknown> = {};
+      if (url.trim() !== link.long) changes.url = url.trim();
+      if (expiresAt !== localFromIso(link.expiresAt)) changes.expiresAt = isoFromLocal(expiresAt) ?? null;
+      if (activeFrom !== localFromIso(link.activeFrom)) changes.activeFrom = isoFromLocal(activeFrom) ?? null;
+      const cap = typeof maxClicks === 'number' ? maxClicks : null;
+      if (cap !== link.maxClicks) changes.maxClicks = cap;
+      if (Object.keys(changes).length > 0) await api(`/api/links/${path}`, { method: 'PATCH', body: changes });
+      if (folderId !== link.folderId) await api(`/api/link/${path}/folder`, { method: 'POST', body: { folderId } });
+    },
+    onSuccess: () => {
+      void queries.invalidateQueries({ queryKey: ['links'] });
+      void queries.invalidateQueries({ queryKey: ['link'] });
+      notifications.show({ color: 'teal', message: 'Link saved' });
+      onClose();
+    },
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    save.mutate();
+  };
+  const error = save.error;
+
+  return (
+    <Modal opened onClose={onClose} title={`Edit ${link.url}`} size="lg">
+      <form onSubmit={submit} noValidate>
+        <Stack gap="sm">
+          {isFormError(error, FIELD_CODES) && <ErrorNotice error={error} title="Not saved" />}
+          <TextInput label="Destination URL" type="url" required value={url} onChange={(e) => setUrl(e.currentTarget.value)} error={fieldError(error, ['INVALID_URL', 'MISSING_URL'])} data-autofocus />
+          <TextInput label="Expires at" type="datetime-local" value={expiresAt} onChange={(e) => setExpiresAt(e.currentTarget.value)} error={fieldError(error, ['INVALID_EXPIRES_AT', 'EXPIRES_AT_IN_PAST', 'EXPIRES_BEFORE_ACTIVE'])} />
+          <TextInput label="Active from" type="datetime-local" value={activeFrom} onChange={(e) => setActiveFrom(e.currentTarget.value)} />
+          <NumberInput label="Max clicks" description="Empty: no limit" min={1} allowDecimal={false} value={maxClicks} onChange={setMaxClicks} error={fieldError(error, ['INVALID_MAX_CLICKS', 'INVALID_MAXCLICKS'])} />
+          <Select label="Folder" placeholder="No folder" clearable data={folders.map((f) => ({ value: f.id, label: f.name }))} value={folderId} onChange={setFolderId} />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={save.isPending}>
+              Save
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
