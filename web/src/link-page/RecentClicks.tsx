@@ -2,12 +2,12 @@ import { Paper, Table, Title } from '@mantine/core';
 import { EmptyState, formatDateTime } from '../components/ui';
 import type { RecentClick } from './api';
 
-/** The last 100 clicks, newest first. */
+/** The last 100 clicks (the statistics route keeps no more per answer), newest first. */
 export function RecentClicks({ clicks }: { clicks: RecentClick[] }) {
   return (
     <Paper withBorder p="md" radius="md">
       <Title order={2} size="h4" mb="sm">
-        Last {clicks.length === 100 ? 100 : clicks.length} clicks
+        Recent clicks
       </Title>
       {clicks.length === 0 ? (
         <EmptyState title="No clicks yet">Share your link: each visit appears here.</EmptyState>

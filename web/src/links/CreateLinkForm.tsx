@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { IconChevronDown, IconChevronUp } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
 import { api, messageOf } from '../api';
-import { CopyValue, ErrorNotice, fieldError, isFormError } from '../components/ui';
+import { ErrorNotice, fieldError, isFormError } from '../components/ui';
 import { useProfile } from '../profile';
 import { tierAtLeast, useAccount } from '../session';
 import { createLink, isoFromLocal, type Domain, type Folder, type UtmTemplate } from './api';
@@ -55,21 +55,14 @@ export function CreateLinkForm() {
         folderId: folderId ?? undefined,
         tags,
       }),
-    onSuccess: ({ link, problem }) => {
+    onSuccess: ({ problem }) => {
       void queries.invalidateQueries({ queryKey: ['links'] });
       void queries.invalidateQueries({ queryKey: ['tags'] });
+      // The short URL itself is shown once, in the list, so there is one place to read and copy it from.
       notifications.show({
         color: problem ? 'yellow' : 'teal',
         title: problem ? 'Link created, but not all options were saved' : 'Link created',
-        message: (
-          <Group gap={4} wrap="nowrap">
-            <Text size="sm" truncate>
-              {link.url}
-            </Text>
-            <CopyValue value={link.url} label="Copy short URL" />
-            {problem ? <Text size="sm">{messageOf(problem)}</Text> : null}
-          </Group>
-        ),
+        message: problem ? messageOf(problem) : 'Its short URL is at the top of your links.',
       });
       setUrl('');
       setSlug('');
