@@ -1,7 +1,7 @@
-import { ActionIcon, Button, Group, Modal, Paper, SimpleGrid, Stack, Table, Text, TextInput } from '@mantine/core';
+import { ActionIcon, Button, Group, Paper, SimpleGrid, Stack, Table, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { IconPencil, IconTrash } from '@tabler/icons-react';
+import { IconTrash } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
 import { api } from '../api';
 import { ConfirmModal } from '../components/ConfirmModal';
@@ -27,6 +27,7 @@ const PARTS = [
 type Part = (typeof PARTS)[number][0];
 const NAME_CODES = ['MISSING_NAME', 'INVALID_NAME', 'TEMPLATE_EXISTS', 'UTM_TEMPLATE_EXISTS'];
 
+/** Templates are created and deleted; the API has no change (a link keeps the parameters it was made with). */
 function TemplateForm({ template, onDone }: { template?: Template; onDone: () => void }) {
   const queries = useQueryClient();
   const [name, setName] = useState(template?.name ?? '');
@@ -74,7 +75,6 @@ function TemplateForm({ template, onDone }: { template?: Template; onDone: () =>
 export function UtmTemplatesPage() {
   const queries = useQueryClient();
   const templates = useQuery({ queryKey: ['utm-templates'], queryFn: () => api<{ templates: Template[] }>('/api/utm-templates') });
-  const [editing, setEditing] = useState<Template | null>(null);
   const [deleting, setDeleting] = useState<Template | null>(null);
   const remove = useMutation({
     mutationFn: (t: Template) => api(`/api/utm-templates/${encodeURIComponent(t.id)}`, { method: 'DELETE' }),
@@ -117,9 +117,6 @@ export function UtmTemplatesPage() {
                     </Table.Td>
                     <Table.Td>
                       <Group gap={2} wrap="nowrap">
-                        <ActionIcon variant="subtle" aria-label={`Edit template ${t.name}`} onClick={() => setEditing(t)}>
-                          <IconPencil size={16} aria-hidden />
-                        </ActionIcon>
                         <ActionIcon variant="subtle" color="red" aria-label={`Delete template ${t.name}`} onClick={() => setDeleting(t)}>
                           <IconTrash size={16} aria-hidden />
                         </ActionIcon>
@@ -131,11 +128,6 @@ export function UtmTemplatesPage() {
             </Table>
           </Table.ScrollContainer>
         </Paper>
-      )}
-      {editing && (
-        <Modal opened onClose={() => setEditing(null)} title={`Edit ${editing.name}`} size="lg">
-          <TemplateForm template={editing} onDone={() => setEditing(null)} />
-        </Modal>
       )}
       {deleting && (
         <ConfirmModal title={`Delete ${deleting.name}?`} confirmLabel="Delete template" busy={remove.isPending} error={remove.error} onConfirm={() => remove.mutate(deleting)} onClose={() => setDeleting(null)}>
