@@ -14,6 +14,7 @@ const NotFoundPageShape = Type.Object({
 const NotFoundPage = Nullable(NotFoundPageShape);
 // The request's page is judged by the service (one code, INVALID_NOT_FOUND_PAGE, for every bad shape).
 const NotFoundPageInput = Type.Unsafe<unknown>({ description: 'null clears it; else {type: "redirect", redirectUrl} or {type: "html", html}' });
+const DnsRecord = <T extends string>(type: T) => Type.Object({ name: Type.String(), type: Type.Literal(type), value: Type.String() });
 const DomainItem = Type.Object({
   domain: Type.String(),
   status: Status,
@@ -22,8 +23,9 @@ const DomainItem = Type.Object({
   linkCount: Type.Integer(),
   isDefault: Type.Boolean({ description: 'New links use this domain' }),
   notFoundPage: NotFoundPage,
+  txtRecord: DnsRecord('TXT'),
+  cnameRecord: DnsRecord('CNAME'),
 });
-const DnsRecord = <T extends string>(type: T) => Type.Object({ name: Type.String(), type: Type.Literal(type), value: Type.String() });
 const Params = Type.Object({ domain: Type.String() });
 
 const tags = ['domains (B)'];

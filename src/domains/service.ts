@@ -18,14 +18,20 @@ export interface DomainItem {
   linkCount: number;
   isDefault: boolean;
   notFoundPage: NotFoundPage | null;
+  /** The records to create, as when the domain was added: a pending domain's owner can look them up again. */
+  txtRecord: DnsRecords['txtRecord'];
+  cnameRecord: DnsRecords['cnameRecord'];
 }
 
-export interface AddedDomain {
+interface DnsRecords {
+  txtRecord: { name: string; type: 'TXT'; value: string };
+  cnameRecord: { name: string; type: 'CNAME'; value: string };
+}
+
+export interface AddedDomain extends DnsRecords {
   domain: string;
   status: DomainRow['status'];
   verificationToken: string;
-  txtRecord: { name: string; type: 'TXT'; value: string };
-  cnameRecord: { name: string; type: 'CNAME'; value: string };
 }
 
 /** What a request on a custom host needs: whose domain it is and what its unknown paths show. */
@@ -42,7 +48,12 @@ const ACTIVE_CACHE_MS = 10_000;
 
 const pageOf = (row: DomainRow): NotFoundPage | null => (row.not_found_page ? (JSON.parse(row.not_found_page) as NotFoundPage) : null);
 
-const itemOf = (row: DomainRow, linkCount: number): DomainItem => ({
+const recordsOf = (domain: string, token: string, cnameTarget: string): DnsRecords => ({
+  txtRecord: { name: txtName(domain), type: 'TXT', value: txtValue(token) },
+  cnameRecord: { name: domain, type: 'CNAME', value: cnameTarget },
+});
+
+const itemOf = (row: DomainRow, linkCount: number, cnameTarget: string): DomainItem => ({
   domain: row.hostname,
   status: row.status,
   sslStatus: row.status === 'active' ? 'active' : 'pending',
@@ -50,6 +61,7 @@ const itemOf = (row: DomainRow, linkCount: number): DomainItem => ({
   linkCount,
   isDefault: Number(row.is_default) === 1,
   notFoundPage: pageOf(row),
+  ...recordsOf(row.hostname, row.verification_token, cnameTarget),
 });
 
 /**
@@ -77,7 +89,7 @@ export class DomainsService {
 
   async list(caller: Caller): Promise<{ domains: DomainItem[]; monthlyPrice: number }> {
     const rows = await this.repo.list(caller.accountId, this.cutoff());
-    return { domains: rows.map((r) => itemOf(r, Number(r.link_count))), monthlyPrice: 0 };
+    return { domains: rows.map((r) => itemOf(r, Number(r.link_count), this.cnameTarget)), monthlyPrice: 0 };
   }
 
   async add(caller: Caller, raw: unknown): Promise<AddedDomain> {
@@ -117,8 +129,7 @@ export class DomainsService {
       domain,
       status: 'pending_txt',
       verificationToken: token,
-      txtRecord: { name: txtName(domain), type: 'TXT', value: txtValue(token) },
-      cnameRecord: { name: domain, type: 'CNAME', value: this.cnameTarget },
+      ...recordsOf(domain, token, this.cnameTarget),
     };
   }
 
