@@ -47,8 +47,8 @@ export function QrPanel({ shortPath }: { shortPath: string }) {
       <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
         <Image src={src} alt={`QR code for ${shortPath}`} w="100%" maw={260} fit="contain" style={{ imageRendering: 'pixelated' }} />
         <Stack gap="xs">
-          <ColorInput label="Colour" value={color} onChange={setColor} format="hex" />
-          <ColorInput label="Background" value={bgColor} onChange={setBgColor} format="hex" />
+          <ColorInput withEyeDropper={false} label="Colour" value={color} onChange={setColor} format="hex" />
+          <ColorInput withEyeDropper={false} label="Background" value={bgColor} onChange={setBgColor} format="hex" />
           <NumberInput label="Size (pixels)" min={100} max={1000} step={50} value={size} onChange={setSize} />
           <NumberInput label="Margin (modules)" min={0} max={10} value={margin} onChange={setMargin} />
           <Button leftSection={<IconDownload size={16} aria-hidden />} onClick={download}>

@@ -38,7 +38,7 @@ function FolderForm({ folder, onDone }: { folder?: Folder; onDone: () => void })
         {isFormError(save.error, [...NAME_CODES, ...COLOR_CODES]) && <ErrorNotice error={save.error} title="Not saved" />}
         <Group align="flex-start" wrap="wrap" gap="sm">
           <TextInput label="Folder name" required value={name} onChange={(e) => setName(e.currentTarget.value)} error={fieldError(save.error, NAME_CODES)} style={{ flex: '1 1 12rem' }} />
-          <ColorInput label="Colour" format="hex" value={color} onChange={setColor} error={fieldError(save.error, COLOR_CODES)} style={{ flex: '1 1 8rem' }} />
+          <ColorInput withEyeDropper={false} label="Colour" format="hex" value={color} onChange={setColor} error={fieldError(save.error, COLOR_CODES)} style={{ flex: '1 1 8rem' }} />
           <Button type="submit" loading={save.isPending} mt={{ base: 0, xs: 25 }}>
             {folder ? 'Save folder' : 'Create folder'}
           </Button>
