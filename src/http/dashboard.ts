@@ -17,12 +17,13 @@ export const dashboardRoutes =
   (dir: string): FastifyPluginAsync =>
   async (app) => {
     const indexFile = path.join(dir, 'index.html');
-    const page = fs.existsSync(indexFile) ? fs.readFileSync(indexFile) : null;
-    const send = async (_request: unknown, reply: FastifyReply) =>
-      page
-        ? reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(page)
-        : reply.status(503).type('text/html; charset=utf-8').send(notBuilt);
-    if (page) {
+    // Read on each request (a few hundred bytes): a rebuild swaps in new asset names, and the page must name them.
+    const send = async (_request: unknown, reply: FastifyReply) => {
+      const page = await fs.promises.readFile(indexFile).catch(() => null);
+      if (!page) return reply.status(503).type('text/html; charset=utf-8').send(notBuilt);
+      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(page);
+    };
+    if (fs.existsSync(indexFile)) {
       await app.register(fastifyStatic, {
         root: path.join(dir, 'assets'),
         prefix: '/app/assets/',

@@ -1,6 +1,6 @@
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
-import { MantineProvider, createTheme } from '@mantine/core';
+import { Checkbox, ColorInput, FileInput, MantineProvider, NumberInput, PasswordInput, Select, TextInput, Textarea, createTheme } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
@@ -9,7 +9,24 @@ import { App } from './App';
 import { ApiError } from './api';
 import { SessionProvider } from './session';
 
-const theme = createTheme({ primaryColor: 'indigo', defaultRadius: 'md', fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif' });
+// No asterisk after a required field's label: a label reads exactly as written ("Email", not "Email *"), for people
+// using screen readers and for tests that find a field by its exact label; the field stays `required`.
+const plainLabel = { defaultProps: { withAsterisk: false } };
+const theme = createTheme({
+  primaryColor: 'indigo',
+  defaultRadius: 'md',
+  fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif',
+  components: {
+    TextInput: TextInput.extend(plainLabel),
+    PasswordInput: PasswordInput.extend(plainLabel),
+    NumberInput: NumberInput.extend(plainLabel),
+    Select: Select.extend(plainLabel),
+    FileInput: FileInput.extend(plainLabel),
+    ColorInput: ColorInput.extend(plainLabel),
+    Textarea: Textarea.extend(plainLabel),
+    CheckboxGroup: Checkbox.Group.extend(plainLabel),
+  },
+});
 
 const queries = new QueryClient({
   defaultOptions: {

@@ -39,7 +39,7 @@ export function CreateWebhookForm() {
             <TextInput label="Endpoint URL" type="url" required placeholder="https://example.com/hooks/snip" value={url} onChange={(e) => setUrl(e.currentTarget.value)} error={fieldError(error, URL_CODES)} />
             <TextInput label="Name" placeholder="Optional" value={name} onChange={(e) => setName(e.currentTarget.value)} />
           </SimpleGrid>
-          <Checkbox.Group label="Events" value={events} onChange={setEvents} error={fieldError(error, EVENT_CODES)} withAsterisk>
+          <Checkbox.Group label="Events" value={events} onChange={setEvents} error={fieldError(error, EVENT_CODES)}>
             <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} spacing={6} mt={6}>
               {EVENTS.map((event) => (
                 <Checkbox key={event} value={event} label={event} />
