@@ -29,7 +29,7 @@ export class AttemptLimits {
     if (this.perAddress !== null) charges.push({ key: `auth:addr:${address}:${resetAtMs}`, limit: this.perAddress, amount: 1, resetAtMs });
     if (email !== null) charges.push({ key: `auth:acct:${email}:${resetAtMs}`, limit: FAILURES_PER_ACCOUNT, amount: 1, resetAtMs });
     if (charges.length === 0) return async () => {};
-    let allowed = true;
+    let allowed: boolean;
     try {
       ({ allowed } = await this.store.charge(charges));
     } catch (error) {

@@ -31,7 +31,7 @@ export const sessionRoutes =
     app.post(
       '/api/auth/sign-up',
       {
-        config: { access: open, errors: ['INVALID_EMAIL', 'INVALID_PASSWORD', 'EMAIL_TAKEN', 'SIGNUP_CLOSED', 'TOO_MANY_SIGN_IN_ATTEMPTS', 'NAMESPACE_EXHAUSTED'] },
+        config: { access: open, errors: ['INVALID_EMAIL', 'INVALID_PASSWORD', 'EMAIL_TAKEN', 'SIGNUP_CLOSED', 'TOO_MANY_SIGN_IN_ATTEMPTS'] },
         schema: { tags, operationId: 'signUp', summary: 'Create a Free account with a password and sign in (sets the session cookie)', body: Credentials, response: { 201: SessionAnswer, ...errorResponses(400, 403, 409, 429) } },
       },
       async (request, reply) => {
@@ -44,7 +44,7 @@ export const sessionRoutes =
     app.post(
       '/api/auth/sign-in',
       {
-        config: { access: open, errors: ['INVALID_CREDENTIALS', 'TOO_MANY_SIGN_IN_ATTEMPTS'] },
+        config: { access: open, errors: ['BAD_CREDENTIALS', 'TOO_MANY_SIGN_IN_ATTEMPTS'] },
         schema: { tags, operationId: 'signIn', summary: 'Sign in with email and password (sets the session cookie)', body: Credentials, response: { 200: SessionAnswer, ...errorResponses(401, 429) } },
       },
       async (request, reply) => {

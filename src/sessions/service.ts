@@ -66,7 +66,7 @@ export class SessionsService {
     const account = await this.accounts.findForSignIn(email);
     // An unknown email or an account without a password costs the same hash as a wrong password.
     const matches = await verifyPassword(input.password, account?.password_hash ?? (await decoyHash()));
-    if (!account || !account.password_hash || !matches) throw errors.invalidCredentials();
+    if (!account || !account.password_hash || !matches) throw errors.badCredentials();
     await refund();
     return this.open(account);
   }

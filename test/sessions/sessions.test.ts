@@ -62,7 +62,7 @@ describe('sign-up and sign-in', () => {
     for (const [who, password] of [[email, 'wrong password'], [uniqueEmail(), PASSWORD], [cliMade.email, PASSWORD]] as const) {
       const res = await browser.signIn(who, password);
       expect(res.statusCode).toBe(401);
-      expect(res.json()).toEqual({ error: true, code: 'INVALID_CREDENTIALS', message: 'That email and password do not match an account' });
+      expect(res.json()).toEqual({ error: true, code: 'BAD_CREDENTIALS', message: 'That email and password do not match an account' });
       expect(res.cookies).toHaveLength(0);
     }
     const ok = await browser.signIn(` ${email.toUpperCase()} `, PASSWORD);
