@@ -177,7 +177,7 @@ export const catalogue = {
 
   // 5xx
   INTERNAL_ERROR: { status: 500, message: () => 'Internal server error' },
-  NAMESPACE_EXHAUSTED: { status: 500, message: () => 'Could not find a free namespace for the account' },
+  NAMESPACE_EXHAUSTED: { status: 500, scope: 'cli', message: () => 'Could not find a free namespace for the account' },
   CODE_SPACE_BUSY: { status: 503, message: () => 'Could not allocate a short code; try again' },
 
   // The operator CLI only

@@ -50,8 +50,8 @@ describe('GET /openapi.yaml', () => {
       for (const op of operations()) expect(op['x-error-codes']?.['500']).toEqual(['INTERNAL_ERROR']);
       const create = doc.paths['/api/v1/links']!.post as Operation;
       expect(create['x-error-codes']).toMatchObject({
-        '401': ['API_KEY_REQUIRED', 'INVALID_API_KEY'],
-        '403': expect.arrayContaining(['PREMIUM_REQUIRED', 'TIER_REQUIRED']),
+        '401': ['API_KEY_REQUIRED', 'INVALID_API_KEY', 'SESSION_REQUIRED'],
+        '403': expect.arrayContaining(['CSRF_TOKEN_INVALID', 'PREMIUM_REQUIRED', 'TIER_REQUIRED']),
         '409': ['SLUG_TAKEN'],
         '429': ['RATE_LIMITED'],
       });
