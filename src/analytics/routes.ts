@@ -99,6 +99,30 @@ export const analyticsRoutes =
       },
     );
     app.get(
+      '/api/analytics/links/:shortPath/hourly',
+      {
+        config: bind(ops.aggregate, 'B', { operationId: 'getLinkHourlyB' }),
+        schema: {
+          tags: tagsB,
+          summary: 'Per-link clicks of the last 24 hours, hour by hour (the hour under way last), as MCP get_link_stats answers 24h',
+          params: ShortPathParams,
+          response: {
+            200: Type.Object({
+              shortCode: Type.String(),
+              period: Type.Literal('24h'),
+              totalClicks: Type.Integer(),
+              clicksByHour: Type.Array(Type.Object({ hour: Type.String({ format: 'date-time', description: 'Start of the hour, UTC' }), clicks: Type.Integer() }), { minItems: 24, maxItems: 24 }),
+            }),
+            ...errorResponses(404),
+          },
+        },
+      },
+      async (request) => {
+        const link = await analytics.ownedLink(callerOf(request), request.params.shortPath);
+        return { shortCode: link.code, period: '24h' as const, ...(await analytics.lastDay(link)) };
+      },
+    );
+    app.get(
       '/api/analytics',
       { config: bind(ops.accountAnalytics, 'B'), schema: { tags: tagsB, summary: 'Account-level analytics over a period', querystring: PeriodQuery, response: { 200: AccountAnalytics, ...errorResponses(400) } } },
       async (request) => {

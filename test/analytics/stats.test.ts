@@ -564,3 +564,26 @@ describe(`a free key on the statistics routes with a plans file granting Free AP
     expect(res.statusCode, res.body).toBe(200);
   });
 });
+
+describe('GET /api/analytics/links/{shortPath}/hourly (the dashboard\'s 24h chart)', () => {
+  const t = useTestApp();
+  const owner = t.user('pro');
+  const other = t.user('pro');
+
+  it('answers the last 24 hours hour by hour, the clicks counted in the hour under way; another account gets 403', async () => {
+    const created = await t.as(owner, { method: 'POST', url: '/api/v1/links', payload: { url: 'https://example.com/hourly' } });
+    const code = created.json<{ shortCode: string }>().shortCode;
+    const ua = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
+    for (let i = 0; i < 3; i++) expect((await t.app.inject({ method: 'GET', url: `/${code}`, headers: { 'user-agent': ua } })).statusCode).toBe(302);
+    const res = await t.as(owner, { method: 'GET', url: `/api/analytics/links/${code}/hourly` });
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json<{ period: string; totalClicks: number; clicksByHour: { hour: string; clicks: number }[] }>();
+    expect(body.period).toBe('24h');
+    expect(body.clicksByHour).toHaveLength(24);
+    // The hour under way, or the one before when the clock turned an hour between the visits and the read.
+    expect(body.clicksByHour.slice(-2).reduce((sum, h) => sum + h.clicks, 0)).toBe(3);
+    expect(body.totalClicks).toBe(3);
+    expect(Date.parse(body.clicksByHour.at(-1)!.hour)).toBeLessThanOrEqual(Date.now());
+    expect((await t.as(other, { method: 'GET', url: `/api/analytics/links/${code}/hourly` })).statusCode).toBe(403);
+  });
+});

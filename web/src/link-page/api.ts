@@ -45,6 +45,12 @@ export interface TrustScore {
 
 export const fetchAnalytics = (shortPath: string, period: Exclude<Period, '24h'>) =>
   api<LinkAnalytics>(`/api/analytics/links/${pathParam(shortPath)}?period=${period}`);
+/** GET /api/analytics/links/{shortPath}/hourly: the last 24 hours, hour by hour. */
+export interface LastDay {
+  totalClicks: number;
+  clicksByHour: { hour: string; clicks: number }[];
+}
+export const fetchLastDay = (shortPath: string) => api<LastDay>(`/api/analytics/links/${pathParam(shortPath)}/hourly`);
 export const fetchStats = (shortPath: string) => api<LinkStats>(`/api/v1/links/${pathParam(shortPath)}/stats`);
 export const fetchTrust = (shortPath: string) => api<TrustScore>(`/api/link-scan/${pathParam(shortPath)}`);
 

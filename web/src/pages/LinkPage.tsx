@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { Link as RouterLink, useParams } from 'react-router';
 import { api, ApiError, pathParam } from '../api';
 import { CopyValue, EmptyState, ErrorNotice, formatDateTime, formatNumber, Loading, PageTitle } from '../components/ui';
-import { fetchAnalytics, fetchStats, PERIOD_DAYS, PERIODS, type Period } from '../link-page/api';
+import { fetchAnalytics, fetchLastDay, fetchStats, PERIOD_DAYS, PERIODS, type Period } from '../link-page/api';
 import { Breakdown } from '../link-page/Breakdown';
 import { ClicksChart } from '../link-page/ClicksChart';
 import { QrPanel } from '../link-page/QrPanel';
@@ -34,6 +34,7 @@ export function LinkPage() {
   const [period, setPeriod] = useState<Period>('7d');
   const link = useQuery({ queryKey: ['link', shortPath], queryFn: () => api<Link>(`/api/links/${pathParam(shortPath)}`) });
   const stats = useQuery({ queryKey: ['link', shortPath, 'stats'], queryFn: () => fetchStats(shortPath), enabled: link.isSuccess });
+  const lastDay = useQuery({ queryKey: ['link', shortPath, 'hourly'], queryFn: () => fetchLastDay(shortPath), enabled: link.isSuccess && period === '24h' });
   const analytics = useQuery({
     queryKey: ['link', shortPath, 'analytics', period === '24h' ? '7d' : period],
     queryFn: () => fetchAnalytics(shortPath, period === '24h' ? '7d' : period),
@@ -55,7 +56,7 @@ export function LinkPage() {
   }
   const data = link.data;
   const historyDays = profile.data?.limits.historyDays ?? 30;
-  const points = period === '24h' ? hourlyPoints(stats.data?.clicks ?? []) : analytics.data ? dailyPoints(analytics.data) : [];
+  const points = period === '24h' ? (lastDay.data ? hourlyPoints(lastDay.data) : []) : analytics.data ? dailyPoints(analytics.data) : [];
   const a = analytics.data;
 
   return (
@@ -93,7 +94,7 @@ export function LinkPage() {
       <Stack gap="lg">
         <SimpleGrid cols={{ base: 2, sm: 3 }} spacing="sm">
           <Stat label="Total clicks" value={stats.data?.totalClicks} />
-          <Stat label={`Clicks in ${period === '24h' ? 'the last 7 days' : `the last ${PERIOD_DAYS[period]} days`}`} value={a?.totalClicks} />
+          <Stat label={period === '24h' ? 'Clicks in the last 24 hours' : `Clicks in the last ${PERIOD_DAYS[period]} days`} value={period === '24h' ? lastDay.data?.totalClicks : a?.totalClicks} />
           <Stat label="Unique visitors" value={a?.uniqueVisitors} />
         </SimpleGrid>
 
@@ -114,17 +115,12 @@ export function LinkPage() {
               Your plan keeps {historyDays} days of statistics; longer periods need a higher plan.
             </Text>
           )}
-          {analytics.isError ? (
-            <ErrorNotice error={analytics.error} title="Statistics unavailable" />
+          {analytics.isError || lastDay.isError ? (
+            <ErrorNotice error={analytics.error ?? lastDay.error} title="Statistics unavailable" />
           ) : points.length === 0 ? (
             <Loading label="Loading statistics…" />
           ) : (
             <ClicksChart points={points} label={`Clicks per ${period === '24h' ? 'hour, last 24 hours' : `day, last ${PERIOD_DAYS[period]} days`}`} />
-          )}
-          {period === '24h' && (
-            <Text size="xs" c="dimmed" mt="xs">
-              Hourly counts come from the last 100 clicks.
-            </Text>
           )}
         </Paper>
 
