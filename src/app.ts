@@ -72,7 +72,7 @@ export async function buildApp(config: Config, options: CoreOptions = {}): Promi
   await registerOpenApi(app, config.baseUrl);
   // Cookies are parsed only where a session is read (src/sessions/cookie.ts), never on the redirect path.
   await app.register(fastifyCookie, { hook: false });
-  registerAccess(app, core.accounts, core.usage, config.plans, core.sessions);
+  registerAccess(app, core.accounts, core.usage, config.plans, { service: core.sessions, perAddress: core.addressLimits });
   registerAddressLimits(app, core.addressLimits);
 
   app.get(

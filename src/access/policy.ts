@@ -43,9 +43,11 @@ export function tierRefusal(plans: Plans, caller: Caller, policy: Policy): AppEr
 export async function admit(plans: Plans, usage: UsageService, caller: Caller, policy: Policy): Promise<Admission> {
   const refusal = tierRefusal(plans, caller, policy);
   if (refusal) throw refusal;
-  // The hourly and monthly quotas count API use; dashboard calls count against requests per minute and every
-  // other limit (links per day, bulk requests per hour, ...), as keys' calls do.
-  return usage.chargeRequest(caller, { apiQuota: policy.minTier !== 'any' && caller.via !== 'session', bulk: policy.bulk === true });
+  // The plan's request quotas (per minute, hour and month) count API use. A page of the dashboard makes several
+  // calls at once, so a session is limited per client address instead (src/http/access.ts); every other limit
+  // (links per day, bulk requests per hour, folders, ...) counts as for a key.
+  const viaKey = caller.via !== 'session';
+  return usage.chargeRequest(caller, { apiQuota: viaKey && policy.minTier !== 'any', perMinute: viaKey, bulk: policy.bulk === true });
 }
 
 /** A call that ends refused for a limit (a 429, such as the daily link limit checked later) costs nothing. */

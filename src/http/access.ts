@@ -6,6 +6,7 @@ import { admit, type Policy } from '../access/policy.js';
 import { errors, type ErrorCode } from '../errors.js';
 import { sessionTokenOf } from '../sessions/cookie.js';
 import type { SessionsService } from '../sessions/service.js';
+import type { AddressLimits } from '../access/address-limits.js';
 import { rateLimitHeaders, type UsageService } from '../usage/service.js';
 
 /**
@@ -90,7 +91,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * may change nothing without its CSRF token in X-CSRF-Token: SameSite=Strict already keeps other sites' pages from
  * sending the cookie, the token covers browsers and proxies that do not honour it.
  */
-async function identify(request: FastifyRequest, accounts: AccountsService, sessions: SessionsService | null): Promise<Caller | null> {
+async function identify(request: FastifyRequest, accounts: AccountsService, sessions: SessionsService | null, perAddress: AddressLimits | null): Promise<Caller | null> {
   if (request.headers.authorization !== undefined) return accounts.authenticate(bearerToken(request));
   const token = sessions ? sessionTokenOf(request) : undefined;
   if (!sessions || !token) return null;
@@ -99,10 +100,18 @@ async function identify(request: FastifyRequest, accounts: AccountsService, sess
   if (!SAFE_METHODS.has(request.method) && !sessions.csrfMatches(token, request.headers['x-csrf-token'] as string | undefined)) {
     throw errors.csrfTokenInvalid();
   }
+  // Not the plan's requests per minute (src/access/policy.ts): the per-address budget of PUBLIC_REQUESTS_PER_MINUTE.
+  await perAddress?.admit(request.ip);
   return caller;
 }
 
-export function registerAccess(app: FastifyInstance, accounts: AccountsService, usage: UsageService, plans: Plans, sessions: SessionsService | null = null): void {
+export function registerAccess(
+  app: FastifyInstance,
+  accounts: AccountsService,
+  usage: UsageService,
+  plans: Plans,
+  sessions: { service: SessionsService; perAddress: AddressLimits } | null = null,
+): void {
   app.decorateRequest('caller', null);
   app.decorateRequest('refundUsage', null);
   app.addHook('onRoute', (route) => {
@@ -117,7 +126,7 @@ export function registerAccess(app: FastifyInstance, accounts: AccountsService, 
     const sessionsHere = access.auth === 'required' && access.charged === false ? null : sessions;
     const resolveCaller = async (request: FastifyRequest, reply: FastifyReply) => {
       // A route open to anonymous callers still refuses a key it cannot read: sending one means "as me".
-      const caller = await identify(request, accounts, sessionsHere);
+      const caller = await identify(request, accounts, sessionsHere?.service ?? null, sessionsHere?.perAddress ?? null);
       if (!caller && access.auth === 'required') throw errors.apiKeyRequired();
       request.caller = caller;
       if (!caller || (access.auth === 'required' && access.charged === false)) return;

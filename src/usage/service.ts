@@ -17,6 +17,8 @@ export interface LimitState {
 export interface RequestKind {
   /** Counts against Description A's hourly and monthly API quotas (routes that need API access). */
   apiQuota: boolean;
+  /** Counts against the plan's requests per minute (every call made with a key). */
+  perMinute: boolean;
   /** Counts against the bulk requests per hour. */
   bulk: boolean;
 }
@@ -55,7 +57,7 @@ export class UsageService {
    * refund, for a request that is refused later on (a 429 from the daily link limit must cost nothing).
    */
   async chargeRequest(caller: Caller, kind: RequestKind): Promise<{ state: LimitState | null; refund: () => Promise<void> }> {
-    const names: CountedLimit[] = ['requestsPerMinute'];
+    const names: CountedLimit[] = kind.perMinute ? ['requestsPerMinute'] : [];
     if (kind.apiQuota) names.push('requestsPerHour', 'requestsPerMonth');
     if (kind.bulk) names.push('bulkRequestsPerHour');
     return this.charge(caller, names, 1);

@@ -242,6 +242,28 @@ describe('dashboard calls and the quotas', () => {
   });
 });
 
+describe('dashboard calls and the per-minute limits', () => {
+  const t = useTestApp({ PLANS_FILE: new URL('../fixtures/plans-minute.json', import.meta.url).pathname, PUBLIC_REQUESTS_PER_MINUTE: '12' });
+
+  it("are limited per client address, not by the plan's requests per minute: a page's many calls fit", async () => {
+    const browser = new Browser(t.app);
+    const email = uniqueEmail();
+    await browser.signUp(email);
+    await t.core.accounts.setTier(email, 'pro');
+    const perMinute = t.config.plans.pro.requestsPerMinute!;
+    expect(perMinute).toBeLessThan(11);
+    // The sign-up itself spent one of the address's 12.
+    const answers = await Promise.all(Array.from({ length: 11 }, () => browser.send({ method: 'GET', url: '/api/links' })));
+    expect(answers.map((a) => a.statusCode)).toEqual(Array(11).fill(200));
+    const over = await browser.send({ method: 'GET', url: '/api/links' });
+    expect(over.statusCode).toBe(429);
+    expect(over.json().code).toBe('RATE_LIMITED');
+    // Another address still gets in, and the plan's own limit still holds for the account's key.
+    const elsewhere = await t.app.inject({ method: 'GET', url: '/api/links', remoteAddress: '198.51.100.7', headers: { cookie: browser.cookie! } });
+    expect(elsewhere.statusCode).toBe(200);
+  });
+});
+
 describe('SIGNUP=closed', () => {
   const t = useTestApp({ SIGNUP: 'closed' });
 

@@ -1,25 +1,30 @@
 import { SimpleGrid, Stack } from '@mantine/core';
-import { NamespaceSettings } from '../account/NamespaceSettings';
-import { PasswordForm } from '../account/PasswordForm';
-import { PlanAndUsage } from '../account/PlanAndUsage';
-import { ErrorNotice, Loading, PageTitle } from '../components/ui';
+import { ChangePasswordForm } from '../account/ChangePasswordForm';
+import { NamespaceCard } from '../account/NamespaceCard';
+import { PlanCard } from '../account/PlanCard';
+import { UsageCard } from '../account/UsageCard';
+import { Loading, PageTitle } from '../components/ui';
 import { useProfile } from '../profile';
+import { LoadError } from '../organize/LoadError';
 
 export function AccountPage() {
   const profile = useProfile();
   return (
     <>
-      <PageTitle title="Plan & account" description={profile.data?.email} />
+      <PageTitle title="Plan & account" description="Your plan and its limits, this month's usage, your namespace and your password." />
       {profile.isPending ? (
-        <Loading />
+        <Loading label="Loading your account…" />
       ) : profile.isError ? (
-        <ErrorNotice error={profile.error} title="Could not load your account" />
+        <LoadError error={profile.error} title="Could not load your account" onRetry={() => void profile.refetch()} />
       ) : (
         <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md">
-          <PlanAndUsage profile={profile.data} />
           <Stack gap="md">
-            <NamespaceSettings />
-            <PasswordForm />
+            <UsageCard profile={profile.data} />
+            <PlanCard profile={profile.data} />
+          </Stack>
+          <Stack gap="md">
+            <NamespaceCard profile={profile.data} />
+            <ChangePasswordForm />
           </Stack>
         </SimpleGrid>
       )}

@@ -1,129 +1,122 @@
-import { ActionIcon, Badge, Button, ColorInput, ColorSwatch, Group, Modal, Paper, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { ActionIcon, Badge, ColorSwatch, Group, Modal, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { IconPencil, IconTrash } from '@tabler/icons-react';
-import { useState, type FormEvent } from 'react';
-import { api } from '../api';
+import { useState } from 'react';
+import { nextTier } from '../account/plan-format';
 import { ConfirmModal } from '../components/ConfirmModal';
-import { EmptyState, ErrorNotice, fieldError, isFormError, Loading, PageTitle, UpgradeHint } from '../components/ui';
-import type { Folder } from '../links/api';
+import { EmptyState, formatDateTime, Loading, PageTitle, UpgradeHint } from '../components/ui';
+import { FolderForm } from '../organize/FolderForm';
+import { deleteFolder, FOLDERS_KEY, linkCount, listFolders, type Folder, type FolderList } from '../organize/folders';
+import { useAccount } from '../session';
+import { LoadError } from '../organize/LoadError';
 
-const NAME_CODES = ['MISSING_NAME', 'INVALID_NAME', 'FOLDER_EXISTS', 'DUPLICATE_FOLDER_NAME'];
-const COLOR_CODES = ['INVALID_COLOR'];
+const countText = (data: FolderList) =>
+  data.limit === 'unlimited' ? `${data.folders.length} ${data.folders.length === 1 ? 'folder' : 'folders'}, no limit on your plan` : `${data.folders.length} of ${data.limit} folders`;
 
-function FolderForm({ folder, onDone }: { folder?: Folder; onDone: () => void }) {
-  const queries = useQueryClient();
-  const [name, setName] = useState(folder?.name ?? '');
-  const [color, setColor] = useState(folder?.color ?? '');
-  const save = useMutation({
-    mutationFn: () => {
-      const body = { name: name.trim(), ...(color ? { color } : {}) };
-      return folder ? api(`/api/folders/${encodeURIComponent(folder.id)}`, { method: 'PATCH', body }) : api('/api/folders', { method: 'POST', body });
-    },
-    onSuccess: () => {
-      void queries.invalidateQueries({ queryKey: ['folders'] });
-      notifications.show({ color: 'teal', message: folder ? 'Folder saved' : 'Folder created' });
-      setName('');
-      setColor('');
-      onDone();
-    },
-  });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    save.mutate();
-  };
+function FolderItem({ folder, onEdit, onDelete }: { folder: Folder; onEdit: () => void; onDelete: () => void }) {
   return (
-    <form onSubmit={submit} noValidate>
-      <Stack gap="sm">
-        {isFormError(save.error, [...NAME_CODES, ...COLOR_CODES]) && <ErrorNotice error={save.error} title="Not saved" />}
-        <Group align="flex-start" wrap="wrap" gap="sm">
-          <TextInput label="Folder name" required value={name} onChange={(e) => setName(e.currentTarget.value)} error={fieldError(save.error, NAME_CODES)} style={{ flex: '1 1 12rem' }} />
-          <ColorInput withEyeDropper={false} label="Colour" format="hex" value={color} onChange={setColor} error={fieldError(save.error, COLOR_CODES)} style={{ flex: '1 1 8rem' }} />
-          <Button type="submit" loading={save.isPending} mt={{ base: 0, xs: 25 }}>
-            {folder ? 'Save folder' : 'Create folder'}
-          </Button>
+    <Paper withBorder p="sm" radius="md" component="li" style={{ listStyle: 'none' }}>
+      <Group justify="space-between" wrap="nowrap" gap="xs">
+        <Stack gap={2} style={{ minWidth: 0 }}>
+          <Group gap="xs" wrap="nowrap">
+            <ColorSwatch color={folder.color ?? 'var(--mantine-color-gray-3)'} size={14} aria-hidden />
+            <Text fw={600} truncate>
+              {folder.name}
+            </Text>
+          </Group>
+          <Group gap="xs">
+            <Badge variant="light" color="gray" size="sm">
+              {linkCount(folder.linkCount)}
+            </Badge>
+            <Text size="xs" c="dimmed">
+              Created {formatDateTime(folder.createdAt)}
+            </Text>
+          </Group>
+        </Stack>
+        <Group gap={4} wrap="nowrap">
+          <ActionIcon variant="subtle" size="lg" aria-label={`Edit folder ${folder.name}`} onClick={onEdit}>
+            <IconPencil size={18} aria-hidden />
+          </ActionIcon>
+          <ActionIcon variant="subtle" size="lg" color="red" aria-label={`Delete folder ${folder.name}`} onClick={onDelete}>
+            <IconTrash size={18} aria-hidden />
+          </ActionIcon>
         </Group>
-      </Stack>
-    </form>
+      </Group>
+    </Paper>
+  );
+}
+
+/** The create form while one more folder fits; at the plan's limit, why not and what would allow more. */
+function CreateSection({ data }: { data: FolderList }) {
+  const account = useAccount();
+  return (
+    <Paper withBorder p="md" radius="md">
+      <Title order={2} size="h4" mb="sm">
+        New folder
+      </Title>
+      {data.canCreate ? (
+        <FolderForm />
+      ) : (
+        <Stack gap="xs">
+          <Text size="sm">
+            You have {countText(data)}, the most your plan allows. Delete one, or move to a plan with more folders.
+          </Text>
+          <UpgradeHint tier={nextTier(account.tier)} feature="More folders" />
+        </Stack>
+      )}
+    </Paper>
   );
 }
 
 export function FoldersPage() {
   const queries = useQueryClient();
-  const folders = useQuery({ queryKey: ['folders'], queryFn: () => api<{ folders: Folder[]; limit: number | 'unlimited'; canCreate: boolean }>('/api/folders') });
+  const folders = useQuery({ queryKey: FOLDERS_KEY, queryFn: listFolders });
   const [editing, setEditing] = useState<Folder | null>(null);
   const [deleting, setDeleting] = useState<Folder | null>(null);
   const remove = useMutation({
-    mutationFn: (folder: Folder) => api(`/api/folders/${encodeURIComponent(folder.id)}`, { method: 'DELETE' }),
-    onSuccess: () => {
-      void queries.invalidateQueries({ queryKey: ['folders'] });
-      void queries.invalidateQueries({ queryKey: ['links'] });
-      notifications.show({ color: 'teal', message: 'Folder deleted; its links are kept' });
+    mutationFn: (folder: Folder) => deleteFolder(folder.id),
+    onSuccess: (_answer, folder) => {
       setDeleting(null);
+      void queries.invalidateQueries({ queryKey: FOLDERS_KEY });
+      void queries.invalidateQueries({ queryKey: ['links'] });
+      notifications.show({ color: 'teal', message: `Folder ${folder.name} deleted; its links are kept, in no folder` });
     },
   });
-  const data = folders.data;
+  const closeDelete = () => {
+    remove.reset();
+    setDeleting(null);
+  };
 
   return (
     <>
-      <PageTitle
-        title="Folders"
-        description={data ? `${data.folders.length} of ${data.limit === 'unlimited' ? 'unlimited' : data.limit} folders` : 'Group links by campaign, client or anything else.'}
-      />
-      <Paper withBorder p="md" radius="md" mb="lg">
-        {data && !data.canCreate ? <UpgradeHint tier="pro" feature="More folders" /> : <FolderForm onDone={() => undefined} />}
-      </Paper>
+      <PageTitle title="Folders" description={folders.data ? countText(folders.data) : 'Group links by campaign, client or anything else.'} />
       {folders.isPending ? (
         <Loading label="Loading folders…" />
       ) : folders.isError ? (
-        <ErrorNotice error={folders.error} title="Could not load your folders" />
-      ) : data!.folders.length === 0 ? (
-        <EmptyState title="No folders yet">Create one above, then pick it when you create or edit a link.</EmptyState>
+        <LoadError error={folders.error} title="Could not load your folders" onRetry={() => void folders.refetch()} />
       ) : (
-        <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="sm" component="ul" p={0} m={0} aria-label="Your folders">
-          {data!.folders.map((folder) => (
-            <Paper key={folder.id} withBorder p="sm" radius="md" component="li" style={{ listStyle: 'none' }}>
-              <Group justify="space-between" wrap="nowrap">
-                <Group gap="xs" wrap="nowrap" style={{ minWidth: 0 }}>
-                  <ColorSwatch color={folder.color ?? '#adb5bd'} size={14} aria-hidden />
-                  <Text fw={600} truncate>
-                    {folder.name}
-                  </Text>
-                  <Badge variant="light" color="gray" size="sm">
-                    {folder.linkCount} {folder.linkCount === 1 ? 'link' : 'links'}
-                  </Badge>
-                </Group>
-                <Group gap={2} wrap="nowrap">
-                  <ActionIcon variant="subtle" aria-label={`Edit folder ${folder.name}`} onClick={() => setEditing(folder)}>
-                    <IconPencil size={16} aria-hidden />
-                  </ActionIcon>
-                  <ActionIcon variant="subtle" color="red" aria-label={`Delete folder ${folder.name}`} onClick={() => setDeleting(folder)}>
-                    <IconTrash size={16} aria-hidden />
-                  </ActionIcon>
-                </Group>
-              </Group>
-            </Paper>
-          ))}
-        </SimpleGrid>
+        <Stack gap="lg">
+          <CreateSection data={folders.data} />
+          {folders.data.folders.length === 0 ? (
+            <EmptyState title="No folders yet">Create one above, then choose it when you create or edit a link.</EmptyState>
+          ) : (
+            <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="sm" component="ul" p={0} m={0} aria-label="Your folders">
+              {folders.data.folders.map((folder) => (
+                <FolderItem key={folder.id} folder={folder} onEdit={() => setEditing(folder)} onDelete={() => setDeleting(folder)} />
+              ))}
+            </SimpleGrid>
+          )}
+        </Stack>
       )}
       {editing && (
-        <Modal opened onClose={() => setEditing(null)} title={`Edit ${editing.name}`}>
+        <Modal opened onClose={() => setEditing(null)} title={`Edit folder ${editing.name}`}>
           <FolderForm folder={editing} onDone={() => setEditing(null)} />
         </Modal>
       )}
       {deleting && (
-        <ConfirmModal
-          title={`Delete ${deleting.name}?`}
-          confirmLabel="Delete folder"
-          busy={remove.isPending}
-          error={remove.error}
-          onConfirm={() => remove.mutate(deleting)}
-          onClose={() => {
-            remove.reset();
-            setDeleting(null);
-          }}
-        >
-          Its {deleting.linkCount} {deleting.linkCount === 1 ? 'link stays' : 'links stay'}, in no folder.
+        <ConfirmModal title={`Delete folder ${deleting.name}?`} confirmLabel="Delete" busy={remove.isPending} error={remove.error} onConfirm={() => remove.mutate(deleting)} onClose={closeDelete}>
+          The folder goes; its {linkCount(deleting.linkCount)} {deleting.linkCount === 1 ? 'is' : 'are'} not deleted but left in no folder, still working.
         </ConfirmModal>
       )}
     </>

@@ -1,12 +1,15 @@
-import { Alert, Button, Code, Group, Modal, Paper, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
+import { Button, Code, Paper, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { IconAlertTriangle, IconPlus } from '@tabler/icons-react';
+import { IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { api } from '../api';
+import { NewKeyModal } from '../account/NewKeyModal';
 import { ConfirmModal } from '../components/ConfirmModal';
-import { CopyTextButton, EmptyState, ErrorNotice, formatDateTime, Loading, PageTitle, UpgradeHint } from '../components/ui';
+import { EmptyState, ErrorNotice, formatDateTime, Loading, PageTitle, UpgradeHint } from '../components/ui';
 import { useProfile } from '../profile';
+import { tierLabel } from '../session';
+import { LoadError } from '../organize/LoadError';
 
 interface Key {
   id: string;
@@ -14,33 +17,88 @@ interface Key {
   createdAt: string;
 }
 
+const KEYS_KEY = ['keys'];
+
+/** A session may create keys on any plan; whether the API accepts them is the plan's `apiAccess`. */
+function ApiAccessNotice() {
+  const profile = useProfile();
+  if (!profile.data || profile.data.limits.apiAccess) return null;
+  return (
+    <Stack gap="xs">
+      <Text size="sm">
+        Your {tierLabel(profile.data.tier)} plan has no API access: you can create keys here, but the API refuses requests made with them until the plan
+        changes. The dashboard itself needs no key.
+      </Text>
+      <UpgradeHint tier="pro" feature="API access" />
+    </Stack>
+  );
+}
+
+function KeyTable({ keys, onRevoke }: { keys: Key[]; onRevoke: (key: Key) => void }) {
+  return (
+    <Paper withBorder radius="md">
+      <Table.ScrollContainer minWidth={300}>
+        <Table aria-label="Your API keys">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Key</Table.Th>
+              <Table.Th>Created</Table.Th>
+              <Table.Th>
+                <VisuallyHidden>Actions</VisuallyHidden>
+              </Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {keys.map((key) => (
+              <Table.Tr key={key.id}>
+                <Table.Td>
+                  <Code>{key.prefix}…</Code>
+                </Table.Td>
+                <Table.Td>{formatDateTime(key.createdAt)}</Table.Td>
+                <Table.Td ta="right">
+                  <Button size="xs" variant="subtle" color="red" onClick={() => onRevoke(key)} aria-label={`Revoke key ${key.prefix}`}>
+                    Revoke
+                  </Button>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+    </Paper>
+  );
+}
+
 export function KeysPage() {
   const queries = useQueryClient();
-  const profile = useProfile();
-  const keys = useQuery({ queryKey: ['keys'], queryFn: () => api<{ keys: Key[] }>('/api/keys') });
+  const keys = useQuery({ queryKey: KEYS_KEY, queryFn: () => api<{ keys: Key[] }>('/api/keys') });
   const [created, setCreated] = useState<string | null>(null);
   const [revoking, setRevoking] = useState<Key | null>(null);
   const create = useMutation({
     mutationFn: () => api<Key & { apiKey: string }>('/api/keys', { method: 'POST' }),
     onSuccess: (key) => {
       setCreated(key.apiKey);
-      void queries.invalidateQueries({ queryKey: ['keys'] });
+      void queries.invalidateQueries({ queryKey: KEYS_KEY });
     },
   });
   const revoke = useMutation({
     mutationFn: (key: Key) => api(`/api/keys/${encodeURIComponent(key.id)}`, { method: 'DELETE' }),
-    onSuccess: () => {
-      void queries.invalidateQueries({ queryKey: ['keys'] });
-      notifications.show({ color: 'teal', message: 'Key revoked: it stops working at once' });
+    onSuccess: (_answer, key) => {
       setRevoking(null);
+      void queries.invalidateQueries({ queryKey: KEYS_KEY });
+      notifications.show({ color: 'teal', message: `Key ${key.prefix}… revoked: requests with it are refused from now on` });
     },
   });
+  const closeRevoke = () => {
+    revoke.reset();
+    setRevoking(null);
+  };
 
   return (
     <>
       <PageTitle
         title="API keys"
-        description="Programs and AI assistants use Snip with a key, sent as Authorization: Bearer snip_…"
+        description="Programs, scripts and AI assistants use Snip with a key. Each key has the full rights of your account."
         actions={
           <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => create.mutate()} loading={create.isPending}>
             Create API key
@@ -49,78 +107,26 @@ export function KeysPage() {
       />
       <Stack gap="md">
         <ErrorNotice error={create.error} title="No key was created" />
-        {profile.data && !profile.data.limits.apiAccess && <UpgradeHint tier="pro" feature="API access" />}
+        <ApiAccessNotice />
         {keys.isPending ? (
           <Loading label="Loading keys…" />
         ) : keys.isError ? (
-          <ErrorNotice error={keys.error} title="Could not load your keys" />
+          <LoadError error={keys.error} title="Could not load your keys" onRetry={() => void keys.refetch()} />
         ) : keys.data.keys.length === 0 ? (
-          <EmptyState title="No active keys">Create one to use the API, the CLI's imports or an MCP client.</EmptyState>
+          <EmptyState title="No active keys">Create one to use the REST API, the command line or an AI assistant (MCP).</EmptyState>
         ) : (
-          <Paper withBorder radius="md">
-            <Table.ScrollContainer minWidth={360}>
-              <Table>
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>Key</Table.Th>
-                    <Table.Th>Created</Table.Th>
-                    <Table.Th>
-                      <VisuallyHidden>Actions</VisuallyHidden>
-                    </Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {keys.data.keys.map((key) => (
-                    <Table.Tr key={key.id}>
-                      <Table.Td>
-                        <Code>{key.prefix}…</Code>
-                      </Table.Td>
-                      <Table.Td>{formatDateTime(key.createdAt)}</Table.Td>
-                      <Table.Td ta="right">
-                        <Button size="xs" variant="subtle" color="red" onClick={() => setRevoking(key)} aria-label={`Revoke key ${key.prefix}`}>
-                          Revoke
-                        </Button>
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
-          </Paper>
+          <KeyTable keys={keys.data.keys} onRevoke={setRevoking} />
         )}
+        <Text size="xs" c="dimmed">
+          Only the first characters of each key are shown. AI assistants connect to {window.location.origin}/mcp with a key.
+        </Text>
       </Stack>
-      <Modal opened={created !== null} onClose={() => setCreated(null)} title="Your new API key">
-        <Stack gap="sm">
-          <Alert color="yellow" icon={<IconAlertTriangle aria-hidden />}>
-            Copy it now: Snip keeps only a hash and cannot show this key again.
-          </Alert>
-          <Code block style={{ overflowWrap: 'anywhere', whiteSpace: 'pre-wrap' }} data-testid="new-api-key">
-            {created}
-          </Code>
-          <Group justify="space-between">
-            <CopyTextButton value={created ?? ''} label="Copy key" />
-            <Button onClick={() => setCreated(null)}>Done</Button>
-          </Group>
-        </Stack>
-      </Modal>
+      {created !== null && <NewKeyModal apiKey={created} onClose={() => setCreated(null)} />}
       {revoking && (
-        <ConfirmModal
-          title="Revoke this key?"
-          confirmLabel="Revoke key"
-          busy={revoke.isPending}
-          error={revoke.error}
-          onConfirm={() => revoke.mutate(revoking)}
-          onClose={() => {
-            revoke.reset();
-            setRevoking(null);
-          }}
-        >
-          Anything using {revoking.prefix}… is refused from now on. This cannot be undone.
+        <ConfirmModal title={`Revoke key ${revoking.prefix}…?`} confirmLabel="Revoke" busy={revoke.isPending} error={revoke.error} onConfirm={() => revoke.mutate(revoking)} onClose={closeRevoke}>
+          Anything using this key is refused from now on. This cannot be undone.
         </ConfirmModal>
       )}
-      <Text size="xs" c="dimmed" mt="md">
-        The MCP endpoint for AI assistants is {window.location.origin}/mcp.
-      </Text>
     </>
   );
 }

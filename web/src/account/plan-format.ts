@@ -1,0 +1,17 @@
+import { formatNumber } from '../components/ui';
+import type { Tier } from '../session';
+
+const ORDER: Tier[] = ['free', 'pro', 'builder', 'enterprise'];
+
+/** The plan above `tier`, for upgrade hints (an operator may raise any limit, so "the next plan" is the honest ask). */
+export const nextTier = (tier: Tier): Tier => ORDER[Math.min(ORDER.indexOf(tier) + 1, ORDER.length - 1)]!;
+
+/** A plan limit in words: the API sends null for unlimited. */
+export const limitText = (value: number | null): string => (value === null ? 'Unlimited' : formatNumber(value));
+
+const usd = new Intl.NumberFormat(undefined, { style: 'currency', currency: 'USD' });
+/** US cents as dollars ("$10.00"). */
+export const dollars = (cents: number): string => usd.format(cents / 100);
+
+/** Share of `limit` used, for a Progress bar (0-100). */
+export const percentOf = (used: number, limit: number): number => (limit <= 0 ? 100 : Math.min(100, (used / limit) * 100));
