@@ -1,4 +1,4 @@
-import { Anchor, Button, Collapse, Group, MultiSelect, NumberInput, Paper, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { Anchor, Button, Collapse, Group, NumberInput, Paper, Select, SimpleGrid, Stack, TagsInput, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { IconChevronDown, IconChevronUp } from '@tabler/icons-react';
@@ -129,22 +129,12 @@ export function CreateLinkForm() {
                 value={folderId}
                 onChange={setFolderId}
               />
-              <MultiSelect
+              <TagsInput
                 label="Tags"
-                placeholder="Pick or type a tag"
-                searchable
-                data={[...new Set([...(knownTags.data?.tags ?? []).map((t) => t.tag), ...tags])]}
+                description="Type a tag and press Enter"
+                data={(knownTags.data?.tags ?? []).map((t) => t.tag)}
                 value={tags}
                 onChange={setTags}
-                onSearchChange={() => undefined}
-                onKeyDown={(event) => {
-                  const input = event.currentTarget as HTMLInputElement;
-                  if (event.key === 'Enter' && input.value.trim()) {
-                    event.preventDefault();
-                    const tag = input.value.trim();
-                    setTags((current) => (current.includes(tag) ? current : [...current, tag]));
-                  }
-                }}
               />
               <Select
                 label="UTM template"

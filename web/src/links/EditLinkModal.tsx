@@ -1,4 +1,4 @@
-import { Button, Group, Modal, NumberInput, Select, Stack, TextInput } from '@mantine/core';
+import { Button, Group, Modal, NumberInput, Select, Stack, TagsInput, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
@@ -8,7 +8,7 @@ import { isoFromLocal, localFromIso, shortPathOf, type Folder, type Link } from 
 
 const FIELD_CODES = ['INVALID_URL', 'MISSING_URL', 'INVALID_EXPIRES_AT', 'EXPIRES_AT_IN_PAST', 'EXPIRES_BEFORE_ACTIVE', 'INVALID_MAX_CLICKS', 'INVALID_MAXCLICKS'];
 
-/** Changes what the API lets a link change: destination, expiry, click cap, activation time and folder. */
+/** Changes what the API lets a link change: destination, expiry, click cap, activation time, folder and tags. */
 export function EditLinkModal({ link, folders, onClose }: { link: Link; folders: Folder[]; onClose: () => void }) {
   const queries = useQueryClient();
   const [url, setUrl] = useState(link.long);
@@ -16,6 +16,7 @@ export function EditLinkModal({ link, folders, onClose }: { link: Link; folders:
   const [activeFrom, setActiveFrom] = useState(localFromIso(link.activeFrom));
   const [maxClicks, setMaxClicks] = useState<number | string>(link.maxClicks ?? '');
   const [folderId, setFolderId] = useState<string | null>(link.folderId);
+  const [tags, setTags] = useState<string[]>(link.tags);
 
   const save = useMutation({
     mutationFn: async () => {
@@ -28,10 +29,13 @@ export function EditLinkModal({ link, folders, onClose }: { link: Link; folders:
       if (cap !== link.maxClicks) changes.maxClicks = cap;
       if (Object.keys(changes).length > 0) await api(`/api/links/${path}`, { method: 'PATCH', body: changes });
       if (folderId !== link.folderId) await api(`/api/link/${path}/folder`, { method: 'POST', body: { folderId } });
+      for (const tag of tags.filter((t) => !link.tags.includes(t))) await api(`/api/links/${path}/tags`, { method: 'POST', body: { tag } });
+      for (const tag of link.tags.filter((t) => !tags.includes(t))) await api(`/api/links/${path}/tags/${encodeURIComponent(tag)}`, { method: 'DELETE' });
     },
     onSuccess: () => {
       void queries.invalidateQueries({ queryKey: ['links'] });
       void queries.invalidateQueries({ queryKey: ['link'] });
+      void queries.invalidateQueries({ queryKey: ['tags'] });
       notifications.show({ color: 'teal', message: 'Link saved' });
       onClose();
     },
@@ -52,6 +56,7 @@ export function EditLinkModal({ link, folders, onClose }: { link: Link; folders:
           <TextInput label="Active from" type="datetime-local" value={activeFrom} onChange={(e) => setActiveFrom(e.currentTarget.value)} />
           <NumberInput label="Max clicks" description="Empty: no limit" min={1} allowDecimal={false} value={maxClicks} onChange={setMaxClicks} error={fieldError(error, ['INVALID_MAX_CLICKS', 'INVALID_MAXCLICKS'])} />
           <Select label="Folder" placeholder="No folder" clearable data={folders.map((f) => ({ value: f.id, label: f.name }))} value={folderId} onChange={setFolderId} />
+          <TagsInput label="Tags" description="Type a tag and press Enter" value={tags} onChange={setTags} />
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>
               Cancel

@@ -3,6 +3,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { api } from '../api';
 import { ConfirmModal } from '../components/ConfirmModal';
 import { EmptyState, ErrorNotice, Loading, PageTitle } from '../components/ui';
@@ -14,7 +15,13 @@ import { LinkRow } from '../links/LinkRow';
 
 export function LinksPage() {
   const queries = useQueryClient();
-  const [filters, setFilters] = useState<Filters>({});
+  // A filter can come in the address (/links?tag=launch, from the Tags and Folders pages), so such links can be shared.
+  const [params] = useSearchParams();
+  const [filters, setFilters] = useState<Filters>(() => ({
+    search: params.get('search') ?? undefined,
+    folderId: params.get('folderId') ?? undefined,
+    tag: params.get('tag') ?? undefined,
+  }));
   const [page, setPage] = useState(1);
   const [debounced] = useDebouncedValue(filters, 250);
   const [editing, setEditing] = useState<Link | null>(null);

@@ -35,7 +35,11 @@ function TagTable({ tags }: { tags: TagCount[] }) {
                   {tag}
                 </Badge>
               </Table.Td>
-              <Table.Td ta="right">{formatNumber(linkCount)}</Table.Td>
+              <Table.Td ta="right">
+                <Anchor component={Link} to={`/links?tag=${encodeURIComponent(tag)}`} aria-label={`${linkCount} links tagged ${tag}`}>
+                  {formatNumber(linkCount)}
+                </Anchor>
+              </Table.Td>
             </Table.Tr>
           ))}
         </Table.Tbody>
