@@ -77,6 +77,27 @@ describe.skipIf(!hasChromium)('the dashboard in Chromium', () => {
     await page.getByRole('button', { name: 'Create folder' }).click();
     await page.getByRole('list', { name: 'Your folders' }).getByText('Campaigns').waitFor();
 
+    // Edit the link: file it in the folder and tag it; the Tags page then counts it.
+    await page.getByRole('link', { name: 'Links', exact: true }).click();
+    await expectOneH1(page, 'Links');
+    await page.getByRole('button', { name: `Actions for ${shortUrl}` }).click();
+    await page.getByRole('menuitem', { name: 'Edit' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Folder', { exact: true }).click();
+    await page.getByRole('option', { name: 'Campaigns' }).click();
+    await dialog.getByLabel('Tags', { exact: true }).fill('launch');
+    await dialog.getByLabel('Tags', { exact: true }).press('Enter');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    const row = page.getByRole('list', { name: 'Your links' }).getByRole('listitem');
+    await row.getByText('launch', { exact: true }).waitFor();
+    await row.getByText('Campaigns', { exact: true }).waitFor();
+    await page.getByRole('link', { name: 'Tags' }).click();
+    await expectOneH1(page, 'Tags');
+    await page.getByRole('link', { name: '1 links tagged launch' }).click();
+    await expectOneH1(page, 'Links');
+    await page.getByRole('list', { name: 'Your links' }).getByText(shortUrl, { exact: true }).waitFor();
+
     // Sign out from the account menu, then back in: the link is still there.
     await page.getByRole('button', { name: 'Account menu' }).click();
     await page.getByRole('menuitem', { name: 'Sign out' }).click();

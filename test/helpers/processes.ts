@@ -194,7 +194,8 @@ export function spawnServer(env: Record<string, string>): ServerProcess {
 export async function startServer(env: Record<string, string>): Promise<ServerProcess> {
   const port = await freePort();
   const server = spawnServer({ HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env, PORT: String(port) });
-  const deadline = Date.now() + 20_000;
+  // Generous: on a loaded two-core CI machine a start can take far longer than on a quiet one.
+  const deadline = Date.now() + 60_000;
   for (;;) {
     if (server.child.exitCode !== null || server.child.signalCode !== null) {
       const result = await server.exited;

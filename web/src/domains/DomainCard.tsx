@@ -1,65 +1,102 @@
-import { Accordion, Alert, Badge, Button, Group, Paper, Stack, Text } from '@mantine/core';
+import { Accordion, Alert, Badge, Button, Group, List, Paper, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
+import { IconCircleCheck, IconInfoCircle } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, messageOf } from '../api';
-import { formatDateTime } from '../components/ui';
-import { DnsRecords, type DnsRecord } from './DnsRecords';
-import { NotFoundPageEditor, type NotFoundPage } from './NotFoundPageEditor';
+import { api } from '../api';
+import { ErrorNotice, formatDateTime, formatNumber } from '../components/ui';
+import { DnsRecords } from './DnsRecords';
+import { NotFoundPageEditor } from './NotFoundPageEditor';
+import { domainPath, DOMAINS_KEY, STATUS_BADGE, type ActivateAnswer, type DnsRecord, type DomainInfo, type VerifyAnswer } from './types';
 
-export interface DomainInfo {
-  domain: string;
-  status: 'pending_txt' | 'verified' | 'active';
-  sslStatus: string | null;
-  createdAt: string;
-  linkCount: number;
-  isDefault: boolean;
-  notFoundPage: NotFoundPage | null;
-  txtRecord: DnsRecord;
-  cnameRecord: DnsRecord;
+function VerifyResult({ result }: { result: VerifyAnswer }) {
+  return (
+    <Alert
+      color={result.verified ? 'teal' : 'yellow'}
+      icon={result.verified ? <IconCircleCheck aria-hidden /> : <IconInfoCircle aria-hidden />}
+      title={result.verified ? 'Verified' : 'Not verified yet'}
+      role="status"
+    >
+      <Stack gap={4}>
+        <Text size="sm">{result.hint}</Text>
+        <Text size="xs" c="dimmed">
+          Status: {STATUS_BADGE[result.status]?.label ?? result.status}
+        </Text>
+      </Stack>
+    </Alert>
+  );
 }
 
-const STATUS = {
-  pending_txt: { label: 'Waiting for DNS', color: 'yellow' },
-  verified: { label: 'Verified', color: 'blue' },
-  active: { label: 'Active', color: 'teal' },
-} as const;
+/** What activating costs, as the API answered it: `free` plus whatever else the billing answer carries. */
+function ActivateResult({ result }: { result: ActivateAnswer }) {
+  const extra = Object.entries(result.billing).filter(([key]) => key !== 'free');
+  return (
+    <Alert color="teal" icon={<IconCircleCheck aria-hidden />} title={`${result.domain} is active`} role="status">
+      <Text size="sm">Billing: {result.billing.free ? 'free, included in your plan' : 'charged to your account'}.</Text>
+      {extra.length > 0 && (
+        <List size="sm" mt={4}>
+          {extra.map(([key, value]) => (
+            <List.Item key={key}>
+              {key}: {typeof value === 'object' ? JSON.stringify(value) : String(value)}
+            </List.Item>
+          ))}
+        </List>
+      )}
+    </Alert>
+  );
+}
 
 /** One domain: its state, the records to create, and the next step (verify, activate, make default). */
-export function DomainCard({ domain, onDelete }: { domain: DomainInfo; onDelete: () => void }) {
+export function DomainCard({ domain, fallbackRecords, onDelete }: { domain: DomainInfo; fallbackRecords?: DnsRecord[]; onDelete: () => void }) {
   const queries = useQueryClient();
-  const path = encodeURIComponent(domain.domain);
-  const refresh = () => void queries.invalidateQueries({ queryKey: ['domains'] });
+  const refresh = () => queries.invalidateQueries({ queryKey: DOMAINS_KEY });
   const verify = useMutation({
-    mutationFn: () => api<{ verified: boolean; status: string; hint: string | null }>(`/api/user/domains/${path}/verify`),
-    onSuccess: refresh,
+    mutationFn: () => api<VerifyAnswer>(domainPath(domain.domain, '/verify')),
+    onSuccess: (result) => {
+      if (result.verified) void refresh();
+    },
   });
   const activate = useMutation({
-    mutationFn: () => api<{ success: boolean; billing: Record<string, unknown> }>(`/api/user/domains/${path}/activate`, { method: 'POST' }),
+    mutationFn: () => api<ActivateAnswer>(domainPath(domain.domain, '/activate'), { method: 'POST' }),
     onSuccess: () => {
-      refresh();
+      void refresh();
       notifications.show({ color: 'teal', message: `${domain.domain} is active: new links can use it` });
     },
   });
   const makeDefault = useMutation({
-    mutationFn: () => api(`/api/user/domains/${path}`, { method: 'PATCH', body: { setDefault: true } }),
-    onSuccess: refresh,
-    onError: (error) => notifications.show({ color: 'red', message: messageOf(error) }),
+    mutationFn: () => api(domainPath(domain.domain), { method: 'PATCH', body: { setDefault: true } }),
+    onSuccess: () => {
+      void refresh();
+      notifications.show({ color: 'teal', message: `New links now use ${domain.domain}` });
+    },
   });
-  const status = STATUS[domain.status];
+
+  const status = STATUS_BADGE[domain.status] ?? { label: domain.status, color: 'gray' };
+  const given = [domain.txtRecord, domain.cnameRecord].filter((r): r is DnsRecord => r !== undefined);
+  const records = given.length > 0 ? given : (fallbackRecords ?? []);
+  const pending = domain.status === 'pending_txt';
 
   return (
     <Paper withBorder p="md" radius="md" component="li" style={{ listStyle: 'none' }}>
       <Stack gap="sm">
-        <Group justify="space-between" wrap="wrap" gap="xs">
-          <Group gap="xs">
-            <Text fw={700} style={{ overflowWrap: 'anywhere' }}>
-              {domain.domain}
+        <Group justify="space-between" wrap="wrap" gap="xs" align="flex-start">
+          <Stack gap={4} miw={0}>
+            <Group gap="xs" wrap="wrap">
+              <Title order={3} size="h4" style={{ overflowWrap: 'anywhere' }}>
+                {domain.domain}
+              </Title>
+              <Badge color={status.color}>{status.label}</Badge>
+              {domain.isDefault && (
+                <Badge color="grape" variant="light">
+                  Default
+                </Badge>
+              )}
+            </Group>
+            <Text size="xs" c="dimmed">
+              Added {formatDateTime(domain.createdAt)} · {formatNumber(domain.linkCount)} {domain.linkCount === 1 ? 'link' : 'links'} · SSL {domain.sslStatus}
             </Text>
-            <Badge color={status.color}>{status.label}</Badge>
-            {domain.isDefault && <Badge variant="outline">Default</Badge>}
-          </Group>
-          <Group gap="xs">
-            {domain.status === 'pending_txt' && (
+          </Stack>
+          <Group gap="xs" wrap="wrap">
+            {pending && (
               <Button size="xs" onClick={() => verify.mutate()} loading={verify.isPending}>
                 Verify
               </Button>
@@ -74,28 +111,47 @@ export function DomainCard({ domain, onDelete }: { domain: DomainInfo; onDelete:
                 Make default
               </Button>
             )}
-            <Button size="xs" variant="subtle" color="red" onClick={onDelete}>
+            <Button size="xs" variant="subtle" color="red" onClick={onDelete} aria-label={`Delete ${domain.domain}`}>
               Delete
             </Button>
           </Group>
         </Group>
-        <Text size="xs" c="dimmed">
-          Added {formatDateTime(domain.createdAt)} · {domain.linkCount} {domain.linkCount === 1 ? 'link' : 'links'}
-        </Text>
-        {verify.data && !verify.data.verified && (
-          <Alert color="yellow" title="Not verified yet" role="status">
-            {verify.data.hint ?? 'The TXT record was not found yet; DNS changes can take a while to spread.'}
-          </Alert>
+
+        {/* Once active, the verification's advice ("activate it") is old news. */}
+        {verify.data && domain.status !== 'active' && <VerifyResult result={verify.data} />}
+        {activate.data && <ActivateResult result={activate.data} />}
+        <ErrorNotice error={verify.error} title="Verification did not run" />
+        <ErrorNotice error={activate.error} title="Not activated" />
+        <ErrorNotice error={makeDefault.error} title="Not made the default" />
+
+        {pending && (
+          <Stack gap="xs">
+            <Text size="sm">Create these records at your DNS provider, then press Verify. DNS changes can take a while to spread.</Text>
+            <DnsRecords domain={domain.domain} records={records} />
+          </Stack>
         )}
-        {verify.isError && <Alert color="red" role="alert">{messageOf(verify.error)}</Alert>}
-        {activate.isError && <Alert color="red" role="alert">{messageOf(activate.error)}</Alert>}
-        {domain.status === 'pending_txt' && <DnsRecords records={[domain.txtRecord, domain.cnameRecord]} />}
-        {domain.status === 'active' && (
-          <Accordion variant="contained">
+        {domain.status === 'verified' && !activate.data && !verify.data && <Text size="sm">The TXT record was found. Activate the domain to start using it for links.</Text>}
+
+        {!pending && (
+          <Accordion variant="contained" chevronPosition="right">
+            {records.length > 0 && (
+              <Accordion.Item value="dns">
+                <Accordion.Control>DNS records</Accordion.Control>
+                <Accordion.Panel>
+                  <DnsRecords domain={domain.domain} records={records} />
+                </Accordion.Panel>
+              </Accordion.Item>
+            )}
             <Accordion.Item value="404">
-              <Accordion.Control>404 page</Accordion.Control>
+              <Accordion.Control>404 page{domain.notFoundPage ? `: ${domain.notFoundPage.type === 'redirect' ? 'redirect' : 'own HTML'}` : ''}</Accordion.Control>
               <Accordion.Panel>
-                <NotFoundPageEditor domain={domain.domain} current={domain.notFoundPage} />
+                {domain.status === 'active' ? (
+                  <NotFoundPageEditor domain={domain.domain} current={domain.notFoundPage} />
+                ) : (
+                  <Text size="sm" c="dimmed">
+                    The 404 page can be set once the domain is active.
+                  </Text>
+                )}
               </Accordion.Panel>
             </Accordion.Item>
           </Accordion>

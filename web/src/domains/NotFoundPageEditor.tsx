@@ -1,29 +1,32 @@
-import { Button, Group, SegmentedControl, Stack, Textarea, TextInput } from '@mantine/core';
+import { Button, Group, Radio, Stack, Textarea, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { api } from '../api';
-import { ErrorNotice } from '../components/ui';
+import { ErrorNotice, fieldError, isFormError } from '../components/ui';
+import { domainPath, DOMAINS_KEY, type DomainInfo, type NotFoundPage } from './types';
 
-export interface NotFoundPage {
-  type: 'redirect' | 'html';
-  redirectUrl?: string | null;
-  html?: string | null;
-}
+type Kind = 'none' | NotFoundPage['type'];
 
-/** What a visitor of an unknown path on the domain gets: Snip's page, a redirect, or the domain's own HTML. */
+const URL_CODES = ['INVALID_URL', 'MISSING_REDIRECT_URL'];
+const HTML_CODES = ['HTML_TOO_LONG', 'MISSING_HTML'];
+const HTML_MAX = 10_000;
+
+/** What a visitor of an unknown path on the domain gets: Snip's own page, a redirect, or the domain's HTML. */
 export function NotFoundPageEditor({ domain, current }: { domain: string; current: NotFoundPage | null }) {
   const queries = useQueryClient();
-  const [kind, setKind] = useState<'default' | 'redirect' | 'html'>(current?.type ?? 'default');
+  const [kind, setKind] = useState<Kind>(current?.type ?? 'none');
   const [redirectUrl, setRedirectUrl] = useState(current?.redirectUrl ?? '');
   const [html, setHtml] = useState(current?.html ?? '');
   const save = useMutation({
     mutationFn: () => {
-      const notFoundPage = kind === 'default' ? null : kind === 'redirect' ? { type: 'redirect', redirectUrl: redirectUrl.trim() } : { type: 'html', html };
-      return api(`/api/user/domains/${encodeURIComponent(domain)}`, { method: 'PATCH', body: { notFoundPage } });
+      const notFoundPage = kind === 'none' ? null : kind === 'redirect' ? { type: 'redirect', redirectUrl: redirectUrl.trim() } : { type: 'html', html };
+      return api<DomainInfo>(domainPath(domain), { method: 'PATCH', body: { notFoundPage } });
     },
-    onSuccess: () => {
-      void queries.invalidateQueries({ queryKey: ['domains'] });
+    onSuccess: (saved) => {
+      // The server strips scripts: show what it kept, not what was typed.
+      if (saved.notFoundPage?.type === 'html') setHtml(saved.notFoundPage.html ?? '');
+      void queries.invalidateQueries({ queryKey: DOMAINS_KEY });
       notifications.show({ color: 'teal', message: `404 page of ${domain} saved` });
     },
   });
@@ -32,23 +35,48 @@ export function NotFoundPageEditor({ domain, current }: { domain: string; curren
     save.mutate();
   };
   return (
-    <form onSubmit={submit} noValidate>
-      <Stack gap="xs">
-        <SegmentedControl
-          aria-label={`404 page of ${domain}`}
+    <form onSubmit={submit} noValidate aria-label={`404 page of ${domain}`}>
+      <Stack gap="sm">
+        <Radio.Group
+          label="Unknown paths show"
           value={kind}
-          onChange={(v) => setKind(v as typeof kind)}
-          data={[
-            { value: 'default', label: "Snip's page" },
-            { value: 'redirect', label: 'Redirect' },
-            { value: 'html', label: 'Own HTML' },
-          ]}
-        />
-        {kind === 'redirect' && <TextInput label="Redirect unknown paths to" type="url" value={redirectUrl} onChange={(e) => setRedirectUrl(e.currentTarget.value)} />}
-        {kind === 'html' && <Textarea label="404 page HTML" description="Scripts are removed; plain inline styles are kept" autosize minRows={3} maxRows={10} value={html} onChange={(e) => setHtml(e.currentTarget.value)} />}
-        <ErrorNotice error={save.error} title="Not saved" />
+          onChange={(value) => {
+            setKind(value as Kind);
+            save.reset();
+          }}
+        >
+          <Stack gap={6} mt={6}>
+            <Radio value="none" label="Snip's standard 404 page" />
+            <Radio value="redirect" label="A redirect to a URL" />
+            <Radio value="html" label="My own HTML page" />
+          </Stack>
+        </Radio.Group>
+        {kind === 'redirect' && (
+          <TextInput
+            label="Redirect URL"
+            type="url"
+            placeholder="https://example.com/"
+            value={redirectUrl}
+            onChange={(e) => setRedirectUrl(e.currentTarget.value)}
+            error={fieldError(save.error, URL_CODES)}
+          />
+        )}
+        {kind === 'html' && (
+          <Textarea
+            label="404 page HTML"
+            description={`At most ${HTML_MAX.toLocaleString()} characters (${html.length.toLocaleString()} now); scripts are removed`}
+            autosize
+            minRows={4}
+            maxRows={12}
+            value={html}
+            onChange={(e) => setHtml(e.currentTarget.value)}
+            error={fieldError(save.error, HTML_CODES)}
+            styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
+          />
+        )}
+        {isFormError(save.error, [...URL_CODES, ...HTML_CODES]) && <ErrorNotice error={save.error} title="The 404 page was not saved" />}
         <Group justify="flex-end">
-          <Button type="submit" size="xs" variant="light" loading={save.isPending}>
+          <Button type="submit" size="sm" variant="light" loading={save.isPending}>
             Save 404 page
           </Button>
         </Group>

@@ -1,81 +1,79 @@
-import { Button, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Paper, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
-import { api } from '../api';
+import { useState } from 'react';
+import { api, ApiError } from '../api';
 import { ConfirmModal } from '../components/ConfirmModal';
-import { EmptyState, ErrorNotice, fieldError, isFormError, Loading, PageTitle, TierGate } from '../components/ui';
-import { DomainCard, type DomainInfo } from '../domains/DomainCard';
+import { EmptyState, ErrorNotice, Loading, PageTitle, TierGate, UpgradeHint } from '../components/ui';
+import { AddDomainForm } from '../domains/AddDomainForm';
+import { DomainCard } from '../domains/DomainCard';
+import { DomainsSummary } from '../domains/DomainsSummary';
+import { domainPath, DOMAINS_KEY, type DnsRecord, type DomainInfo, type DomainList } from '../domains/types';
 import { useProfile } from '../profile';
-
-const DOMAIN_CODES = ['MISSING_DOMAIN', 'INVALID_DOMAIN', 'RESERVED_DOMAIN', 'DOMAIN_EXISTS', 'DOMAIN_TAKEN'];
 
 function Domains() {
   const queries = useQueryClient();
   const profile = useProfile();
-  const domains = useQuery({ queryKey: ['domains'], queryFn: () => api<{ domains: DomainInfo[]; monthlyPrice: number }>('/api/user/domains') });
-  const [name, setName] = useState('');
+  const list = useQuery({ queryKey: DOMAINS_KEY, queryFn: () => api<DomainList>('/api/user/domains') });
+  // The add answer's records, kept for this visit in case a list answer comes without them.
+  const [addedRecords, setAddedRecords] = useState<Record<string, DnsRecord[]>>({});
   const [deleting, setDeleting] = useState<DomainInfo | null>(null);
-  const add = useMutation({
-    mutationFn: () => api('/api/user/domains', { method: 'POST', body: { domain: name.trim() } }),
-    onSuccess: () => {
-      void queries.invalidateQueries({ queryKey: ['domains'] });
-      notifications.show({ color: 'teal', message: `${name.trim()} added: create its DNS records, then verify` });
-      setName('');
-    },
-  });
   const remove = useMutation({
-    mutationFn: (d: DomainInfo) => api(`/api/user/domains/${encodeURIComponent(d.domain)}`, { method: 'DELETE' }),
-    onSuccess: () => {
-      void queries.invalidateQueries({ queryKey: ['domains'] });
+    mutationFn: (d: DomainInfo) => api(domainPath(d.domain), { method: 'DELETE' }),
+    onSuccess: (_answer, d) => {
+      void queries.invalidateQueries({ queryKey: DOMAINS_KEY });
+      notifications.show({ color: 'teal', message: `${d.domain} deleted` });
       setDeleting(null);
     },
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    add.mutate();
+  const closeDelete = () => {
+    setDeleting(null);
+    remove.reset();
   };
+
+  // The session's tier may be older than the plan: the API's own refusal is the final word.
+  if (list.error instanceof ApiError && list.error.code === 'TIER_UPGRADE_REQUIRED') return <UpgradeHint tier="pro" feature="Custom domains" />;
+
+  const domains = list.data?.domains ?? [];
   const limit = profile.data?.limits.domains;
-  const list = domains.data?.domains ?? [];
+  const full = typeof limit === 'number' && domains.length >= limit;
 
   return (
     <Stack gap="lg">
       <Paper withBorder p="md" radius="md">
-        <Title order={2} size="h4" mb="xs">
-          Add a domain
-        </Title>
-        <Text size="sm" c="dimmed" mb="sm">
-          {list.length} of {limit === null ? 'unlimited' : (limit ?? '…')} domains
-          {domains.data ? ` · ${domains.data.monthlyPrice === 0 ? 'included in your plan' : `$${domains.data.monthlyPrice} a month each`}` : ''}
-        </Text>
-        <form onSubmit={submit} noValidate>
-          <Stack gap="sm">
-            {isFormError(add.error, DOMAIN_CODES) && <ErrorNotice error={add.error} title="The domain was not added" />}
-            <Group align="flex-start" wrap="wrap" gap="sm">
-              <TextInput label="Domain" placeholder="go.example.com" required value={name} onChange={(e) => setName(e.currentTarget.value)} error={fieldError(add.error, DOMAIN_CODES)} style={{ flex: '1 1 14rem' }} />
-              <Button type="submit" loading={add.isPending} mt={{ base: 0, xs: 25 }}>
-                Add domain
-              </Button>
-            </Group>
-          </Stack>
-        </form>
-      </Paper>
-      {domains.isPending ? (
-        <Loading label="Loading domains…" />
-      ) : domains.isError ? (
-        <ErrorNotice error={domains.error} title="Could not load your domains" />
-      ) : list.length === 0 ? (
-        <EmptyState title="No custom domains yet">Add one you control: short links can then live on it instead of this server's address.</EmptyState>
-      ) : (
-        <Stack gap="sm" component="ul" p={0} m={0} aria-label="Your domains">
-          {list.map((d) => (
-            <DomainCard key={d.domain} domain={d} onDelete={() => setDeleting(d)} />
-          ))}
+        <Stack gap="xs">
+          <Title order={2} size="h4">
+            Add a domain
+          </Title>
+          <DomainsSummary used={domains.length} limit={limit} monthlyPrice={list.data?.monthlyPrice} />
+          {full && <Text size="sm">Your plan's domains are all in use: delete one to add another.</Text>}
+          <AddDomainForm disabled={full} onAdded={(a) => setAddedRecords((all) => ({ ...all, [a.domain]: [a.txtRecord, a.cnameRecord] }))} />
         </Stack>
-      )}
+      </Paper>
+
+      <Stack gap="sm">
+        <Title order={2} size="h4">
+          Your domains
+        </Title>
+        {/* The list is unnamed on purpose: named "Your domains", getByLabel('Domain') would match it as well as the field. */}
+        {list.isPending ? (
+          <Loading label="Loading domains…" />
+        ) : list.isError ? (
+          <ErrorNotice error={list.error} title="Could not load your domains" />
+        ) : domains.length === 0 ? (
+          <EmptyState title="No custom domains yet">Add a domain you control above: your short links can then live on it instead of this server's address.</EmptyState>
+        ) : (
+          <Stack gap="sm" component="ul" p={0} m={0}>
+            {domains.map((d) => (
+              <DomainCard key={d.domain} domain={d} fallbackRecords={addedRecords[d.domain]} onDelete={() => setDeleting(d)} />
+            ))}
+          </Stack>
+        )}
+      </Stack>
+
       {deleting && (
-        <ConfirmModal title={`Delete ${deleting.domain}?`} confirmLabel="Delete domain" busy={remove.isPending} error={remove.error} onConfirm={() => remove.mutate(deleting)} onClose={() => setDeleting(null)}>
-          Its links stop answering on {deleting.domain}. Anyone may claim the domain afterwards.
+        <ConfirmModal title={`Delete ${deleting.domain}?`} confirmLabel="Delete" busy={remove.isPending} error={remove.error} onConfirm={() => remove.mutate(deleting)} onClose={closeDelete}>
+          Links on {deleting.domain} fall back to this server's address, and any account may add the domain afterwards.
         </ConfirmModal>
       )}
     </Stack>
@@ -85,7 +83,7 @@ function Domains() {
 export function DomainsPage() {
   return (
     <>
-      <PageTitle title="Domains" description="Serve your short links from your own domain, verified by a DNS TXT record." />
+      <PageTitle title="Domains" description="Serve your short links from your own domain, proven yours by a DNS TXT record." />
       <TierGate tier="pro" feature="Custom domains">
         <Domains />
       </TierGate>

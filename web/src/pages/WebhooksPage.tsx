@@ -1,124 +1,96 @@
-import { Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Paper, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api, messageOf } from '../api';
+import { api, ApiError } from '../api';
 import { ConfirmModal } from '../components/ConfirmModal';
-import { EmptyState, ErrorNotice, formatDateTime, Loading, PageTitle, UpgradeHint } from '../components/ui';
+import { EmptyState, ErrorNotice, Loading, PageTitle, UpgradeHint } from '../components/ui';
 import { useProfile } from '../profile';
 import { CreateWebhookForm } from '../webhooks/CreateWebhookForm';
 import { Deliveries } from '../webhooks/Deliveries';
+import { webhookPath, WEBHOOKS_KEY, type Webhook, type WebhookList } from '../webhooks/types';
+import { WebhookCard } from '../webhooks/WebhookCard';
+import { WebhooksCount } from '../webhooks/WebhooksCount';
 
-interface Webhook {
-  id: string;
-  url: string;
-  name: string | null;
-  events: string[];
-  enabled: boolean;
-  createdAt: string;
-  lastDeliveryAt: string | null;
-  lastStatus: number | null;
-}
-
-export function WebhooksPage() {
+function Webhooks() {
   const queries = useQueryClient();
-  const profile = useProfile();
-  const hooks = useQuery({ queryKey: ['webhooks'], queryFn: () => api<{ webhooks: Webhook[]; limit: number | null }>('/api/webhooks') });
+  const list = useQuery({ queryKey: WEBHOOKS_KEY, queryFn: () => api<WebhookList>('/api/webhooks') });
   const [log, setLog] = useState<Webhook | null>(null);
   const [deleting, setDeleting] = useState<Webhook | null>(null);
-  const test = useMutation({
-    mutationFn: (hook: Webhook) => api<{ success: boolean; statusCode: number | null; durationMs: number; error?: string | null }>(`/api/webhooks/${encodeURIComponent(hook.id)}/test`, { method: 'POST' }),
-    onSuccess: (result) =>
-      notifications.show({
-        color: result.success ? 'teal' : 'red',
-        title: result.success ? 'Test delivered' : 'Test failed',
-        message: `${result.statusCode !== null ? `HTTP ${result.statusCode}` : (result.error ?? 'no answer')} in ${result.durationMs} ms`,
-      }),
-    onError: (error) => notifications.show({ color: 'red', title: 'Test not sent', message: messageOf(error) }),
-  });
   const remove = useMutation({
-    mutationFn: (hook: Webhook) => api(`/api/webhooks/${encodeURIComponent(hook.id)}`, { method: 'DELETE' }),
-    onSuccess: () => {
-      void queries.invalidateQueries({ queryKey: ['webhooks'] });
+    mutationFn: (hook: Webhook) => api(webhookPath(hook.id), { method: 'DELETE' }),
+    onSuccess: (_answer, hook) => {
+      void queries.invalidateQueries({ queryKey: WEBHOOKS_KEY });
+      notifications.show({ color: 'teal', message: `Webhook ${hook.name || hook.url} deleted` });
       setDeleting(null);
     },
   });
-  const allowed = profile.data?.limits.webhooks;
-  const list = hooks.data?.webhooks ?? [];
-  const full = allowed !== null && allowed !== undefined && list.length >= allowed;
+  const closeDelete = () => {
+    setDeleting(null);
+    remove.reset();
+  };
+
+  // The API's own refusal is the final word on the plan (the profile may be older than a tier change).
+  if (list.error instanceof ApiError && list.error.code === 'TIER_REQUIRED') return <UpgradeHint tier="pro" feature="Webhooks" />;
+
+  const hooks = list.data?.webhooks ?? [];
+  const limit = list.data?.limit;
+  const full = typeof limit === 'number' && hooks.length >= limit;
 
   return (
-    <>
-      <PageTitle
-        title="Webhooks"
-        description={allowed === 0 ? 'Snip can call your server when links are created, clicked, changed or expire.' : `${list.length} of ${allowed === null ? 'unlimited' : (allowed ?? '…')} webhooks`}
-      />
-      {allowed === 0 ? (
-        <UpgradeHint tier="pro" feature="Webhooks" />
-      ) : (
-        <Stack gap="lg">
-          <Paper withBorder p="md" radius="md">
-            <Title order={2} size="h4" mb="sm">
-              New webhook
-            </Title>
-            {full ? <Text size="sm">Your plan's {allowed} webhooks are in use: delete one to add another.</Text> : <CreateWebhookForm />}
-          </Paper>
-          {hooks.isPending ? (
-            <Loading label="Loading webhooks…" />
-          ) : hooks.isError ? (
-            <ErrorNotice error={hooks.error} title="Could not load your webhooks" />
-          ) : list.length === 0 ? (
-            <EmptyState title="No webhooks yet">Add an endpoint above to hear about your links as things happen.</EmptyState>
-          ) : (
-            <Stack gap="sm" component="ul" p={0} m={0} aria-label="Your webhooks">
-              {list.map((hook) => (
-                <Paper key={hook.id} withBorder p="sm" radius="md" component="li" style={{ listStyle: 'none' }}>
-                  <Stack gap={6}>
-                    <Group justify="space-between" wrap="wrap" gap="xs">
-                      <div style={{ minWidth: 0 }}>
-                        <Text fw={600} style={{ overflowWrap: 'anywhere' }}>
-                          {hook.name || hook.url}
-                        </Text>
-                        {hook.name && (
-                          <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-                            {hook.url}
-                          </Text>
-                        )}
-                      </div>
-                      <Group gap="xs">
-                        <Button size="xs" variant="light" loading={test.isPending && test.variables?.id === hook.id} onClick={() => test.mutate(hook)}>
-                          Send test
-                        </Button>
-                        <Button size="xs" variant="default" onClick={() => setLog(hook)}>
-                          Deliveries
-                        </Button>
-                        <Button size="xs" variant="subtle" color="red" onClick={() => setDeleting(hook)}>
-                          Delete
-                        </Button>
-                      </Group>
-                    </Group>
-                    <Group gap={4}>
-                      {hook.events.map((e) => (
-                        <Badge key={e} size="xs" variant="outline" style={{ textTransform: 'none' }}>
-                          {e}
-                        </Badge>
-                      ))}
-                    </Group>
-                    <Text size="xs" c="dimmed">
-                      {hook.lastDeliveryAt ? `Last delivery ${formatDateTime(hook.lastDeliveryAt)}: ${hook.lastStatus ?? 'no answer'}` : 'Nothing delivered yet'}
-                    </Text>
-                  </Stack>
-                </Paper>
-              ))}
-            </Stack>
-          )}
+    <Stack gap="lg">
+      <Paper withBorder p="md" radius="md">
+        <Stack gap="xs">
+          <Title order={2} size="h4">
+            New webhook
+          </Title>
+          {list.data && <WebhooksCount used={hooks.length} limit={list.data.limit} />}
+          {full ? <Text size="sm">Your plan's {limit} webhooks are all in use: delete one to add another.</Text> : <CreateWebhookForm />}
         </Stack>
-      )}
+      </Paper>
+
+      <Stack gap="sm">
+        <Title order={2} size="h4">
+          Your webhooks
+        </Title>
+        {list.isPending ? (
+          <Loading label="Loading webhooks…" />
+        ) : list.isError ? (
+          <ErrorNotice error={list.error} title="Could not load your webhooks" />
+        ) : hooks.length === 0 ? (
+          <EmptyState title="No webhooks yet">Add an endpoint above to hear about your links as things happen.</EmptyState>
+        ) : (
+          <Stack gap="sm" component="ul" p={0} m={0} aria-label="Your webhooks">
+            {hooks.map((hook) => (
+              <WebhookCard key={hook.id} hook={hook} onShowDeliveries={() => setLog(hook)} onDelete={() => setDeleting(hook)} />
+            ))}
+          </Stack>
+        )}
+      </Stack>
+
       {log && <Deliveries webhookId={log.id} name={log.name || log.url} onClose={() => setLog(null)} />}
       {deleting && (
-        <ConfirmModal title="Delete this webhook?" confirmLabel="Delete webhook" busy={remove.isPending} error={remove.error} onConfirm={() => remove.mutate(deleting)} onClose={() => setDeleting(null)}>
-          {deleting.url} will receive no more events.
+        <ConfirmModal title={`Delete webhook ${deleting.name || deleting.url}?`} confirmLabel="Delete" busy={remove.isPending} error={remove.error} onConfirm={() => remove.mutate(deleting)} onClose={closeDelete}>
+          {deleting.url} receives no more events, and deliveries still waiting for a retry are dropped.
         </ConfirmModal>
+      )}
+    </Stack>
+  );
+}
+
+export function WebhooksPage() {
+  const profile = useProfile();
+  const allowed = profile.data?.limits.webhooks;
+  return (
+    <>
+      <PageTitle title="Webhooks" description="Snip POSTs a signed JSON message to your server when your links are created, clicked, changed or expire." />
+      {profile.isPending ? (
+        <Loading />
+      ) : allowed === 0 ? (
+        <UpgradeHint tier="pro" feature="Webhooks" />
+      ) : (
+        // A failed profile read does not hide the page: the list's own answer still gates it.
+        <Webhooks />
       )}
     </>
   );
