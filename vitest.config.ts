@@ -5,8 +5,8 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/global-setup.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
+    testTimeout: 120_000, // a safety net for a hang, not a speed target: a process test on a loaded 2-core CI machine can take a minute
+    hookTimeout: 120_000,
     pool: 'forks',
     // At least two files at once, even on two CPUs: the slowest suites (CLI, start-up, crash recovery) mostly wait
     // for the processes they spawn, so a second file runs in that time.

@@ -1,3 +1,6 @@
+import { affiliateRoutes } from './affiliate/routes.js';
+import { agentLinkRoutes } from './agentlinks/routes.js';
+import { web2appRoutes } from './web2app/routes.js';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
@@ -93,6 +96,9 @@ export async function buildApp(config: Config, options: CoreOptions = {}): Promi
   await app.register(utmTemplateRoutes(core.utmTemplates));
   await app.register(savedViewRoutes(core.savedViews));
   await app.register(exportRoutes(core.exports));
+  await app.register(affiliateRoutes(core.affiliate));
+  await app.register(agentLinkRoutes(core.agentLinks, core.present));
+  await app.register(web2appRoutes(core.web2app));
   const preview = async (key: LinkKey, customDomain: string | null) => {
     const { link, score } = await core.trust.preview(key);
     // A custom domain previews only its own links, as it redirects only its own.

@@ -53,6 +53,13 @@ import { ExportsService } from './exports/service.js';
 import { Lifecycle } from './runtime/lifecycle.js';
 import { normalHostname } from './net/hostname.js';
 import { AddressLimits } from './access/address-limits.js';
+import { ClickIds } from './affiliate/click-ids.js';
+import { AffiliateRepository } from './affiliate/repository.js';
+import { AffiliateService } from './affiliate/service.js';
+import { AgentLinksRepository } from './agentlinks/repository.js';
+import { AgentLinksService } from './agentlinks/service.js';
+import { Web2appRepository } from './web2app/repository.js';
+import { Web2appService } from './web2app/service.js';
 
 export interface CoreOptions {
   clock?: Clock;
@@ -94,6 +101,9 @@ export interface Core {
   exports: ExportsService;
   expiry: ExpirySweeper;
   present: LinkPresenter;
+  affiliate: AffiliateService;
+  agentLinks: AgentLinksService;
+  web2app: Web2appService;
   close(): Promise<void>;
 }
 
@@ -163,14 +173,32 @@ export async function createCore(config: Config, log: FastifyBaseLogger, options
   const analytics = new AnalyticsService(new AnalyticsRepository(database.db), linksRepo, config.plans, clock, clicks);
   const accounts = new AccountsService(new AccountsRepository(database.db), clock, config.plans);
   const attemptLimits = new AttemptLimits(fastCounters, clock, config.authAttemptsPerAddress, log);
+  const links = new LinksService(linksRepo, bus, clock, ownHostnames, clicks, usage, config.plans, domains, { tags, views: savedViews, utmTemplates });
+  const clickIds = new ClickIds(await clicksRepo.secret('affiliate-click-secret', newSecret));
+  const affiliate = new AffiliateService(
+    new AffiliateRepository(database.db),
+    { createPartnerLink: (caller, url, id) => links.createPartnerLink(caller, url, id), shortUrl: (link) => present.shortUrl(link) },
+    clickIds,
+    ownHostnames,
+    clock,
+  );
+  const web2app = new Web2appService(new Web2appRepository(database.db), clock);
+  const targets = {
+    needsClickId: (partnershipId: string) => affiliate.needsClickId(partnershipId),
+    issueClickId: (partnershipId: string) => affiliate.issueClickId(partnershipId),
+    openAppSession: web2app.open.bind(web2app),
+  };
   return {
     config,
     database,
     bus,
     accounts,
     sessions: new SessionsService(new SessionsRepository(database.db), accounts, attemptLimits, clock, config.signupOpen),
-    links: new LinksService(linksRepo, bus, clock, ownHostnames, clicks, usage, config.plans, domains, { tags, views: savedViews, utmTemplates }),
-    redirects: new RedirectService(linksRepo, clicks, bus, clock, geo, trust, log),
+    links,
+    redirects: new RedirectService(linksRepo, clicks, bus, clock, geo, trust, targets, log),
+    affiliate,
+    agentLinks: new AgentLinksService(new AgentLinksRepository(database.db), links, clicks),
+    web2app,
     clicks,
     usage,
     expiry,

@@ -15,7 +15,8 @@ export interface DeletedCounts {
 /** Tables whose rows belong to an account through their `account_id` (links, keys and prefixes come last). */
 const OWNED_BY_ACCOUNT = [
   'clicks', 'click_rollups', 'account_usage', 'outbox_events', 'webhook_deliveries', 'webhooks', 'folders', 'qr_settings', 'domains',
-  'link_tags', 'utm_templates', 'saved_views', 'sessions',
+  'link_tags', 'utm_templates', 'saved_views', 'sessions', 'agent_clicks', 'web2app_sessions', 'affiliate_conversions', 'affiliate_partnerships',
+  'affiliate_programs',
 ] as const satisfies readonly (keyof Database)[];
 
 /** Tables whose rows belong to a link through their `link_id` only. */
@@ -66,15 +67,25 @@ export class AccountsRepository {
   }
 
   /** The account behind an active (not revoked) key hash, with the key's id. */
-  findByKeyHash(keyHash: string): Promise<(AccountRow & { key_id: string }) | undefined> {
+  findByKeyHash(keyHash: string): Promise<(AccountRow & { key_id: string; mcp_client_name: string | null }) | undefined> {
     return this.db
       .selectFrom('api_keys')
       .innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
       .selectAll('accounts')
-      .select('api_keys.id as key_id')
+      .select(['api_keys.id as key_id', 'api_keys.mcp_client_name'])
       .where('api_keys.key_hash', '=', keyHash)
       .where('api_keys.revoked_at', 'is', null)
       .executeTakeFirst();
+  }
+
+  /** Written only when it changed: a client initializes on every connection. */
+  async setMcpClientName(keyId: string, name: string): Promise<void> {
+    await this.db
+      .updateTable('api_keys')
+      .set({ mcp_client_name: name })
+      .where('id', '=', keyId)
+      .where((eb) => eb.or([eb('mcp_client_name', 'is', null), eb('mcp_client_name', '!=', name)]))
+      .execute();
   }
 
   async insertKey(key: ApiKeyRow): Promise<void> {
@@ -211,6 +222,8 @@ export class AccountsRepository {
         const count = await deleteWhere(trx, table, sql<SqlBool>`account_id = ${accountId}`);
         if (table === 'clicks') clicks = count;
       }
+      // Partnerships in the account's own programs belong to it too (their `account_id` is each partner's).
+      await trx.deleteFrom('affiliate_partnerships').where('program_account_id', '=', accountId).execute();
       // Durable usage counters are keyed `usage:<accountId>:<window>:<start>` (src/usage/service.ts).
       const prefix = `usage:${accountId}:`;
       await trx.deleteFrom('usage_counters').where(sql<boolean>`substr(key, 1, ${sql.lit(prefix.length)}) = ${prefix}`).execute();

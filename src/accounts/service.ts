@@ -14,8 +14,13 @@ export interface Caller {
   tier: Tier;
   namespace: string | null;
   keyId: string;
-  /** `session`: a signed-in browser (the dashboard), which the plan's API-access gate does not apply to. */
-  via?: 'session';
+  /**
+   * `session`: a signed-in browser (the dashboard), which the plan's API-access gate does not apply to; `mcp`: a
+   * key used on the MCP endpoint.
+   */
+  via?: 'session' | 'mcp';
+  /** The MCP client this key last introduced itself as (initialize's clientInfo.name); null when none. */
+  clientName?: string | null;
 }
 
 export interface Account {
@@ -154,7 +159,12 @@ export class AccountsService {
     const row = await this.repo.findByKeyHash(hashApiKey(token));
     if (!row) throw errors.invalidApiKey();
     const account = toAccount(row);
-    return { accountId: account.id, email: account.email, tier: account.tier, namespace: account.namespace, keyId: row.key_id };
+    return { accountId: account.id, email: account.email, tier: account.tier, namespace: account.namespace, keyId: row.key_id, clientName: row.mcp_client_name };
+  }
+
+  /** Remembers the MCP client a key introduced itself as, for the calls of later, stateless POSTs. */
+  async rememberMcpClient(keyId: string, clientName: string): Promise<void> {
+    await this.repo.setMcpClientName(keyId, clientName);
   }
 
   /** The account row for a sign-in by email, password hash included; undefined for an email no account has. */
@@ -262,6 +272,7 @@ export class AccountsService {
       key_hash: generated.hash,
       created_at: createdAt,
       revoked_at: null,
+      mcp_client_name: null,
     };
   }
 }

@@ -14,6 +14,7 @@ import { RecurringFailure } from '../runtime/recurring-failure.js';
 import { accountsByCycle, judgeAllowance } from './allowance.js';
 import { buildClickBatch } from './click-batch.js';
 import { VisitorHasher } from './visitor-hash.js';
+import { dayOf } from './day.js';
 
 /** What the redirect hands over for a counted visit. */
 export interface CapturedVisit {
@@ -23,6 +24,8 @@ export interface CapturedVisit {
   userAgent: string;
   referer: string | undefined;
   counted: boolean;
+  /** The AI agent that followed the link; null (or absent) for a person. */
+  agent?: string | null;
 }
 
 /** How long visits gather before one transaction commits them. */
@@ -72,18 +75,21 @@ export class ClickRecorder {
    */
   record(captured: CapturedVisit): Promise<void> {
     const atMs = this.clock.now().getTime();
-    const place = this.geo.lookup(captured.ip);
+    const agent = captured.agent ?? null;
+    // An agent's visit is only counted, by agent and day: no place, no visitor, no record of it.
+    const place = agent === null ? this.geo.lookup(captured.ip) : null;
     this.unjournaled.push({
       linkId: captured.linkId,
       accountId: captured.accountId,
       atMs,
-      visitor: this.visitors.of(captured.ip, captured.userAgent, atMs),
+      visitor: agent === null ? this.visitors.of(captured.ip, captured.userAgent, atMs) : '',
       country: place?.country ?? null,
       region: place?.region ?? null,
       city: place?.city ?? null,
       userAgent: captured.userAgent,
-      referrer: referrerHost(captured.referer),
+      referrer: agent === null ? referrerHost(captured.referer) : null,
       counted: captured.counted,
+      agent,
     });
     if (this.journaled === null) {
       let resolve!: () => void;
@@ -192,20 +198,36 @@ export class ClickRecorder {
 
   /** For in-process listeners, after the commit; webhooks get theirs from the outbox, written in the commit. */
   private emitClick(v: Visit): void {
-    this.bus.emit('link.click', clickEvent(v));
+    if (v.agent === null) this.bus.emit('link.click', clickEvent(v));
   }
 
-  private async batch(visits: Visit[], checkpoint: ClickBatch['checkpoint']): Promise<ClickBatch> {
+  private async batch(all: Visit[], checkpoint: ClickBatch['checkpoint']): Promise<ClickBatch> {
+    const visits = all.filter((v) => v.agent === null);
+    const agentClicks = countAgentClicks(all);
     const events = visits.filter((v) => this.outbox.wants('link.click', v.accountId)).map(clickEvent);
     const states = new Map<string, AccountClickState[]>();
     for (const [cycle, accounts] of accountsByCycle(visits)) states.set(cycle, await this.repo.accountStates([...accounts], cycle));
     const { decisions, usage } = judgeAllowance(visits, states, this.plans);
-    const batch: ClickBatch = { clicks: [], visitors: [], rollups: [], linkClicks: new Map(), usage, checkpoint, events };
+    const batch: ClickBatch = { clicks: [], visitors: [], rollups: [], linkClicks: new Map(), usage, checkpoint, events, agentClicks };
     // The journal id is unique per process run, so a counter after it is a unique id at no random cost.
     return buildClickBatch(visits, decisions, batch, () => `clk_${this.journal.id}_${(this.sequence++).toString(36).padStart(8, '0')}`);
   }
 
 
+}
+
+/** Agents' visits summed per link, day and agent: all that is kept of them. */
+function countAgentClicks(visits: readonly Visit[]): ClickBatch['agentClicks'] {
+  const rows = new Map<string, ClickBatch['agentClicks'][number]>();
+  for (const v of visits) {
+    if (v.agent === null) continue;
+    const day = dayOf(v.atMs);
+    const key = `${v.linkId}|${day}|${v.agent}`;
+    const row = rows.get(key);
+    if (row) row.clicks += 1;
+    else rows.set(key, { link_id: v.linkId, account_id: v.accountId, day, agent: v.agent, clicks: 1 });
+  }
+  return [...rows.values()];
 }
 
 const clickEvent = (v: Visit): DomainEvents['link.click'] => ({

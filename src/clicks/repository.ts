@@ -20,6 +20,8 @@ export interface ClickBatch {
   checkpoint: { journalId: string; position: JournalPosition } | null;
   /** `link.click` events for the outbox: only visits to accounts with a click webhook. */
   events: DomainEvents['link.click'][];
+  /** AI agents' visits, per link, day and agent (src/clicks/agents.ts). */
+  agentClicks: { link_id: string; account_id: string; day: string; agent: string; clicks: number }[];
 }
 
 export interface AccountClickState {
@@ -139,6 +141,13 @@ export class ClicksRepository {
         }
       }
       await addRollups(trx, [...batch.rollups, ...uniques.values()]);
+      await inChunks(batch.agentClicks, (chunk) =>
+        trx
+          .insertInto('agent_clicks')
+          .values(chunk)
+          .onConflict((oc) => oc.columns(['link_id', 'day', 'agent']).doUpdateSet({ clicks: sql`agent_clicks.clicks + excluded.clicks` }))
+          .execute(),
+      );
 
       for (const [id, n] of batch.linkClicks) {
         await trx.updateTable('links').set({ clicks: sql`clicks + ${n}` }).where('id', '=', id).execute();

@@ -14,4 +14,9 @@ export interface Visit {
   referrer: string | null;
   /** True when the redirect already counted the click on the link (capped links count synchronously). */
   counted: boolean;
+  /**
+   * The AI agent that followed the link (src/clicks/agents.ts): such a visit is counted apart, in agent_clicks,
+   * and is never a click of the link, a tracked click or a `link.click` event. Null for people.
+   */
+  agent: string | null;
 }

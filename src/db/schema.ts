@@ -27,6 +27,7 @@ export interface ApiKeysTable {
   key_hash: string;
   created_at: string;
   revoked_at: string | null;
+  mcp_client_name: Generated<string | null>;
 }
 
 export interface NamespacesTable {
@@ -53,6 +54,14 @@ export interface LinksTable {
   blocked_countries: string | null;
   folder_id: string | null;
   domain: string | null;
+  /** Where the link was made: api, mcp, cli or dashboard. */
+  source: Generated<string>;
+  /** The MCP client's name, for links made over MCP. */
+  client_name: Generated<string | null>;
+  /** JSON of the link's app targets (src/web2app/app-links.ts); null when none. */
+  app_links: Generated<string | null>;
+  /** The affiliate partnership this link is the partner link of. */
+  partnership_id: Generated<string | null>;
 }
 
 export type DomainStatus = 'pending_txt' | 'verified' | 'active';
@@ -153,6 +162,61 @@ export interface JournalCheckpointsTable {
   offset: number;
 }
 
+export interface AgentClicksTable {
+  link_id: string;
+  account_id: string;
+  day: string;
+  agent: string;
+  clicks: number;
+}
+
+export interface Web2appSessionsTable {
+  id_hash: string;
+  link_id: string;
+  account_id: string;
+  short_code: string;
+  platform: string;
+  deep_link: string;
+  /** JSON object of string parameters. */
+  params: string;
+  created_at: string;
+  expires_at: string;
+  claimed_at: string | null;
+}
+
+export interface AffiliateProgramsTable {
+  id: string;
+  account_id: string;
+  name: string;
+  url: string;
+  commission_type: string;
+  commission_cents: number;
+  currency: string;
+  public: number;
+  status: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface AffiliatePartnershipsTable {
+  id: string;
+  program_id: string;
+  account_id: string;
+  program_account_id: string;
+  link_id: string | null;
+  created_at: string;
+}
+
+export interface AffiliateConversionsTable {
+  click_id: string;
+  program_id: string;
+  partnership_id: string;
+  account_id: string;
+  amount_cents: number | null;
+  commission_cents: number;
+  created_at: string;
+}
+
 export interface SettingsTable {
   key: string;
   value: string;
@@ -246,6 +310,11 @@ export interface Database {
   account_usage: AccountUsageTable;
   journal_checkpoints: JournalCheckpointsTable;
   settings: SettingsTable;
+  agent_clicks: AgentClicksTable;
+  web2app_sessions: Web2appSessionsTable;
+  affiliate_programs: AffiliateProgramsTable;
+  affiliate_partnerships: AffiliatePartnershipsTable;
+  affiliate_conversions: AffiliateConversionsTable;
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
   outbox_events: OutboxEventsTable;

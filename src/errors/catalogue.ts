@@ -44,6 +44,9 @@ export const catalogue = {
   ACTIVE_FROM_IN_PAST: { status: 400, message: () => 'activeFrom must not be in the past' },
   EXPIRES_BEFORE_ACTIVE: { status: 400, message: () => 'expiresAt must be later than activeFrom' },
   NAMESPACE_REQUIRED: { status: 400, message: () => 'Claim a namespace before creating custom slugs' },
+  MISSING_CLICK_ID: { status: 400, message: () => 'clickId is required: the snip_cid the partner link added to the destination' },
+  INVALID_CLICK_ID: { status: 400, message: () => 'clickId must be the snip_cid value the partner link added to the destination' },
+  INVALID_APP_LINKS: { status: 400, message: (why: string) => `Invalid appLinks: ${why}` },
   INVALID_UTM_TEMPLATE_ID: { status: 400, message: () => 'utmTemplateId must be the id of one of your UTM templates' },
 
   // 400: accounts and namespaces
@@ -136,6 +139,9 @@ export const catalogue = {
     status: 403,
     message: (days: number, period: string) => `Your plan keeps ${days} days of history; ${period} needs an upgrade`,
   },
+  OWN_PROGRAM: { status: 403, message: () => 'You cannot join your own affiliate program' },
+  PROGRAM_PRIVATE: { status: 403, message: () => 'This affiliate program is private: it takes no partners who find it' },
+  PROGRAM_CLOSED: { status: 403, message: () => 'This affiliate program is closed to new partners' },
   PLAN_NOT_ELIGIBLE: { status: 403, message: () => 'The overage cap applies to the Pro and Builder plans' },
 
   // 404
@@ -151,6 +157,9 @@ export const catalogue = {
   ACCOUNT_NOT_FOUND: { status: 404, message: (detail = 'Account not found') => detail },
   KEY_NOT_FOUND: { status: 404, message: (detail = 'No active API key matches') => detail },
   UNKNOWN_TOOL: { status: 404, scope: 'mcp', message: (name: string) => `No tool is named "${name}"; tools/list names them all` },
+  WEB2APP_SESSION_NOT_FOUND: { status: 404, message: () => 'No such web2app session, or it has expired' },
+  AFFILIATE_PROGRAM_NOT_FOUND: { status: 404, message: () => 'Affiliate program not found' },
+  CLICK_NOT_FOUND: { status: 404, message: () => 'No click of your programs has this click id' },
   NAMESPACE_NOT_FOUND: { status: 404, message: (prefix: string) => `You hold no namespace "${prefix}"` },
 
   // 409
@@ -167,6 +176,9 @@ export const catalogue = {
     message: (prefix: string, links: number) =>
       `${links === 1 ? '1 link still uses' : `${links} links still use`} "${prefix}"; delete ${links === 1 ? 'it' : 'them'} before releasing it`,
   },
+  WEB2APP_SESSION_CLAIMED: { status: 409, message: () => 'This web2app session has already been claimed' },
+  ALREADY_JOINED: { status: 409, message: () => 'You are already a partner of this program' },
+  ALREADY_CONVERTED: { status: 409, message: () => 'A conversion was already reported for this click id' },
   NAMESPACE_BUSY: { status: 409, message: (prefix: string) => `"${prefix}" changed while it was being released; try again` },
 
   // 413, 415, 429

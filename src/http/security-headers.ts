@@ -56,7 +56,8 @@ export function registerSecurityHeaders(app: FastifyInstance): void {
   app.addHook('onSend', (request, reply, payload, done) => {
     const type = reply.getHeader('content-type');
     if (typeof type === 'string') {
-      if (type.startsWith('text/html')) reply.headers(isDocs(request.url) ? DOCS : isDashboard(request.url) ? DASHBOARD : HTML);
+      // A page that brings its own policy (web2app's, which runs one script known by its hash) keeps it.
+      if (type.startsWith('text/html')) reply.headers(reply.hasHeader('content-security-policy') ? FRAMING : isDocs(request.url) ? DOCS : isDashboard(request.url) ? DASHBOARD : HTML);
       else reply.header('x-content-type-options', 'nosniff');
     }
     done(null, payload);

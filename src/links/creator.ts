@@ -41,9 +41,11 @@ export class LinkCreator {
     private readonly utmTemplates: LinkUtmTemplates,
   ) {}
 
-  async createOne(caller: Caller, input: CreateLinkInput): Promise<Link> {
+  /** `partnershipId`: set by affiliate programs for a partner link, never from a client's input. */
+  async createOne(caller: Caller, input: CreateLinkInput, partnershipId: string | null = null): Promise<Link> {
     const now = this.deps.clock.now();
     const draft = draftLink(caller, input, now, this.deps.ownHostnames, this.deps.plans);
+    draft.partnershipId = partnershipId;
     draft.domain = await this.deps.domains.domainFor(caller.accountId, input.domain);
     draft.url = await this.withUtm(caller, input.utmTemplateId, draft.url);
     if (draft.namespace && draft.slug && (await this.deps.repo.find({ namespace: draft.namespace, slug: draft.slug }))) {

@@ -1,5 +1,7 @@
 import type { Caller } from '../accounts/service.js';
-import type { Plans } from '../accounts/plans.js';
+import { tierAtLeast, type Plans } from '../accounts/plans.js';
+import { checkAppLinks, type AppLinks } from '../web2app/app-links.js';
+import type { LinkSource } from './link.js';
 import { AppError, errors } from '../errors.js';
 import { destinationOf } from './base64-destination.js';
 import { checkBlockedCountries, checkDestination, checkMaxClicks, checkSchedule, checkSlug } from './rules.js';
@@ -16,6 +18,8 @@ export interface CreateLinkInput {
   domain?: unknown;
   /** One of the caller's UTM templates, whose utm_* parameters are set on the destination; absent or null: none. */
   utmTemplateId?: unknown;
+  /** App targets for phone visitors (web2app, Pro and above); absent or null: none. */
+  appLinks?: unknown;
 }
 
 /** A link that passed every rule and waits for its id and code. */
@@ -30,6 +34,25 @@ export interface LinkDraft {
   blockedCountries: string[] | null;
   /** Set by the creator, which knows the caller's domains. */
   domain: string | null;
+  source: LinkSource;
+  clientName: string | null;
+  appLinks: AppLinks | null;
+  /** Set by affiliate programs for a partner link. */
+  partnershipId: string | null;
+}
+
+/** Where a caller's links come from: the surface it called through (src/accounts/service.ts Caller). */
+export function sourceOf(caller: Caller): { source: LinkSource; clientName: string | null } {
+  if (caller.via === 'mcp') return { source: 'mcp', clientName: caller.clientName ?? null };
+  if (caller.via === 'session') return { source: 'dashboard', clientName: null };
+  return { source: caller.keyId === 'operator' ? 'cli' : 'api', clientName: null };
+}
+
+/** App targets are a Pro feature, refused below it like custom slugs are (the field, not the whole API). */
+export function checkAppLinksFor(caller: Caller, raw: unknown, ownHostnames: ReadonlySet<string>): AppLinks | null {
+  const appLinks = checkAppLinks(raw, ownHostnames);
+  if (appLinks !== null && !tierAtLeast(caller.tier, 'pro')) throw errors.tierRequired('Pro');
+  return appLinks;
 }
 
 /** Applies the rules of a new link (spec 2.1) for the caller; throws the first rule broken. */
@@ -61,6 +84,9 @@ export function draftLink(
     ...schedule,
     blockedCountries: input.blockedCountries === undefined ? null : checkBlockedCountries(input.blockedCountries),
     domain: null,
+    ...sourceOf(caller),
+    appLinks: input.appLinks === undefined ? null : checkAppLinksFor(caller, input.appLinks, ownHostnames),
+    partnershipId: null,
   };
 }
 
@@ -89,5 +115,6 @@ export function bulkItemInput(raw: unknown): CreateLinkInput {
     maxClicks: optional(item.maxClicks, isNumber, () => validationError(['maxClicks'], { rule: 'type', type: 'integer' })),
     activeFrom: optional(item.activeFrom, isString, () => validationError(['activeFrom'], { rule: 'type', type: 'string' })),
     blockedCountries: item.blockedCountries ?? undefined,
+    appLinks: item.appLinks ?? undefined,
   };
 }

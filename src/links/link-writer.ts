@@ -34,6 +34,10 @@ export class LinkWriter {
       blocked_countries: draft.blockedCountries?.join(',') ?? null,
       folder_id: null,
       domain: draft.domain,
+      source: draft.source,
+      client_name: draft.clientName,
+      app_links: draft.appLinks === null ? null : JSON.stringify(draft.appLinks),
+      partnership_id: draft.partnershipId,
     };
   }
 

@@ -1,4 +1,9 @@
+import { parseAppLinks, type AppLinks } from '../web2app/app-links.js';
 import type { LinkRow } from './repository.js';
+
+/** Where a link was made (agent links): the REST API with a key, the MCP endpoint, the operator CLI, or the dashboard. */
+export const LINK_SOURCES = ['api', 'mcp', 'cli', 'dashboard'] as const;
+export type LinkSource = (typeof LINK_SOURCES)[number];
 
 /** A short link as services hand it around. */
 export interface Link {
@@ -20,6 +25,13 @@ export interface Link {
   domain: string | null;
   /** The account's folder the link is filed in; null when none. */
   folderId: string | null;
+  source: LinkSource;
+  /** The MCP client that made it (initialize's clientInfo.name); null for other sources or an unnamed client. */
+  clientName: string | null;
+  /** App targets for iPhone and Android visitors (web2app); null when none. */
+  appLinks: AppLinks | null;
+  /** The affiliate partnership whose partner link this is; null for other links. */
+  partnershipId: string | null;
   /** The link's tags in display order; set where a link is read to be shown (LinksService get, list, update). */
   tags?: string[];
 }
@@ -40,6 +52,10 @@ export const toLink = (row: LinkRow): Link => ({
   blockedCountries: row.blocked_countries ? row.blocked_countries.split(',') : [],
   domain: row.domain,
   folderId: row.folder_id,
+  source: row.source as LinkSource,
+  clientName: row.client_name,
+  appLinks: parseAppLinks(row.app_links),
+  partnershipId: row.partnership_id,
 });
 
 /** `<prefix>/<slug>` for namespaced links, else null. */

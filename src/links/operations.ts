@@ -6,7 +6,11 @@ import type { ErrorCode } from '../errors.js';
 export const LINK_LOOKUP_ERRORS = ['NOT_FOUND', 'ACCESS_DENIED'] as const satisfies ErrorCode[];
 
 /** The link rules a create or change may break beyond its schema (src/links/rules.ts, drafts.ts, creator.ts). */
-export const LINK_RULE_ERRORS = ['INVALID_URL', 'INVALID_SLUG', 'EXPIRES_AT_IN_PAST', 'ACTIVE_FROM_IN_PAST', 'EXPIRES_BEFORE_ACTIVE'] as const satisfies ErrorCode[];
+export const LINK_RULE_ERRORS = [
+  'INVALID_URL', 'INVALID_SLUG', 'EXPIRES_AT_IN_PAST', 'ACTIVE_FROM_IN_PAST', 'EXPIRES_BEFORE_ACTIVE',
+  // App targets (web2app) are Pro and above, whatever plan the rest of the operation needs.
+  'INVALID_APP_LINKS', 'TIER_REQUIRED',
+] as const satisfies ErrorCode[];
 
 /** What creating a link may answer beyond its schema and its access. */
 export const LINK_CREATE_ERRORS = [

@@ -33,7 +33,13 @@ export class LinkPresenter {
       created: link.createdAt,
       expiresAt: link.expiresAt,
       maxClicks: link.maxClicks,
+      ...this.origin(link),
     };
+  }
+
+  /** Where the link came from and where phones go: the same fields on every shape of a link. */
+  private origin(link: Link) {
+    return { source: link.source, clientName: link.clientName, appLinks: link.appLinks };
   }
 
   detailsA(link: Link): Static<typeof LinkDetailsA> {
@@ -53,6 +59,7 @@ export class LinkPresenter {
       folderId: link.folderId,
       domain: link.domain,
       tags: link.tags ?? [],
+      ...this.origin(link),
     };
   }
 

@@ -5,7 +5,7 @@ import { withEvents, type EventOutbox } from '../events/outbox.js';
 import { toLink, type Link } from './link.js';
 
 export type LinkRow = Selectable<LinksTable>;
-export type LinkPatch = Updateable<Pick<LinksTable, 'url' | 'max_clicks' | 'expires_at' | 'active_from' | 'updated_at' | 'expiry_notified' | 'blocked_countries'>>;
+export type LinkPatch = Updateable<Pick<LinksTable, 'url' | 'max_clicks' | 'expires_at' | 'active_from' | 'updated_at' | 'expiry_notified' | 'blocked_countries' | 'app_links'>>;
 
 const INSERT_CHUNK = 200;
 
@@ -21,6 +21,8 @@ export interface LinkListFilter {
   domain?: string;
   /** Lower-case text the destination, the code or the slug contains (ignoring case). */
   search?: string;
+  /** The links made through one surface (agent links: `mcp`). */
+  source?: string;
 }
 
 /** `%text%` for LIKE, with the text's own `%`, `_` and `\` matched literally (ESCAPE '\'). */
@@ -115,7 +117,7 @@ export class LinksRepository {
    * as the WHATWG parser writes them), so lower() folds them alike on both.
    */
   listByAccount(accountId: string, limit: number, offset: number, filter: LinkListFilter = {}): Promise<LinkRow[]> {
-    const { folderId, tagKey, domain, search } = filter;
+    const { folderId, tagKey, domain, search, source } = filter;
     const pattern = search === undefined ? '' : containsPattern(search);
     return this.db
       .selectFrom('links')
@@ -123,6 +125,7 @@ export class LinksRepository {
       .where('account_id', '=', accountId)
       .$if(folderId !== undefined, (q) => q.where('folder_id', folderId === null ? 'is' : '=', folderId!))
       .$if(domain !== undefined, (q) => q.where('domain', '=', domain!))
+      .$if(source !== undefined, (q) => q.where('source', '=', source!))
       .$if(tagKey !== undefined, (q) =>
         q.where((eb) =>
           eb.exists(

@@ -1,5 +1,7 @@
 import { Type } from '@sinclair/typebox';
-import { DateTime, MAX_INTEGER, Nullable, Pagination } from '../http/schemas.js';
+import { DateTime, MAX_INTEGER, Nullable, Pagination, StringEnum } from '../http/schemas.js';
+import { AppLinksInput, AppLinksOutput } from '../web2app/app-links.js';
+import { LINK_SOURCES } from './link.js';
 
 const BlockedCountries = Type.Array(Type.String({ pattern: '^[A-Za-z]{2}$' }), {
   maxItems: 250,
@@ -7,6 +9,13 @@ const BlockedCountries = Type.Array(Type.String({ pattern: '^[A-Za-z]{2}$' }), {
 });
 
 const Url = (description: string) => Type.String({ format: 'uri', description });
+
+/** Where a link came from and its app targets, on every description's link. */
+const originFields = {
+  source: StringEnum(LINK_SOURCES, { description: 'Where the link was made: api (a key), mcp (an AI assistant), cli (the operator) or dashboard' }),
+  clientName: Nullable(Type.String({ description: 'For links made over MCP: the client that made it (its initialize clientInfo.name)' })),
+  appLinks: AppLinksOutput,
+};
 
 export const CreateLinkBodyA = Type.Object({
   url: Url('Destination URL (absolute http or https)'),
@@ -17,6 +26,7 @@ export const CreateLinkBodyA = Type.Object({
   blockedCountries: Type.Optional(BlockedCountries),
   domain: Type.Optional(Type.String({ description: "One of the caller's active custom domains; default: the account's default domain" })),
   utmTemplateId: Type.Optional(Type.String({ description: "One of the caller's UTM templates: its utm_* parameters are set on the destination" })),
+  appLinks: Type.Optional(Nullable(AppLinksInput)),
 });
 
 export const CreatedLinkA = Type.Object({
@@ -29,6 +39,7 @@ export const CreatedLinkA = Type.Object({
   created: DateTime(),
   expiresAt: Nullable(DateTime()),
   maxClicks: Nullable(Type.Integer()),
+  ...originFields,
 });
 
 const detailFields = {
@@ -46,6 +57,7 @@ const detailFields = {
   folderId: Nullable(Type.String({ description: 'The folder the link is filed in; null when none' })),
   domain: Nullable(Type.String({ description: 'The custom domain of the short URL; null for the default host' })),
   tags: Type.Array(Type.String(), { description: "The link's tags as written, sorted ignoring case (empty: none)" }),
+  ...originFields,
 };
 
 export const LinkDetailsA = Type.Object({ ...detailFields, shortUrl: Url('Full short URL') });
@@ -90,6 +102,7 @@ export const CreateLinkBodyB = Type.Object({
   blockedCountries: CreateLinkBodyA.properties.blockedCountries,
   domain: CreateLinkBodyA.properties.domain,
   utmTemplateId: CreateLinkBodyA.properties.utmTemplateId,
+  appLinks: CreateLinkBodyA.properties.appLinks,
 });
 
 export const UpdateLinkBody = Type.Object(
@@ -100,6 +113,7 @@ export const UpdateLinkBody = Type.Object(
     maxClicks: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: MAX_INTEGER, description: 'New click cap; null removes it' }))),
     activeFrom: Type.Optional(Nullable(DateTime('New activation time; null removes it'))),
     blockedCountries: Type.Optional(Nullable(BlockedCountries)),
+    appLinks: Type.Optional(Nullable(AppLinksInput)),
   },
   // Unknown fields are dropped (as MCP's schema drops them), so an update naming none of these changes nothing
   // and is refused like an empty one, rather than answering 200 for a typo.

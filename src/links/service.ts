@@ -10,8 +10,8 @@ import type { UsageService } from '../usage/service.js';
 import { BulkCreator, type BulkOptions, type BulkOutcome } from './bulk-creator.js';
 import { LinkCreator, type LinkDomains, type LinkUtmTemplates } from './creator.js';
 import { LinkWriter } from './link-writer.js';
-import type { CreateLinkInput } from './drafts.js';
-import { toLink, type Link } from './link.js';
+import { checkAppLinksFor, type CreateLinkInput } from './drafts.js';
+import { toLink, type Link, type LinkSource } from './link.js';
 import type { LinkPatch, LinksRepository } from './repository.js';
 import { checkBlockedCountries, checkDestination, checkMaxClicks, checkSchedule, parseShortPath } from './rules.js';
 
@@ -23,6 +23,8 @@ export interface UpdateLinkInput {
   activeFrom?: string | null;
   /** null or an empty list unblocks every country. */
   blockedCountries?: unknown;
+  /** null removes the app targets. */
+  appLinks?: unknown;
 }
 
 /** The `folderId` filter value that lists the links in no folder; folder ids start with `fld_`, so it never names one. */
@@ -34,6 +36,8 @@ export interface LinkListQuery extends ViewFilters {
   offset: number;
   /** One of the caller's saved views; a filter given alongside replaces the view's of the same name. */
   view?: string;
+  /** Only the links made through this surface (agent links list `mcp`). */
+  source?: LinkSource;
 }
 
 /** What links use of tags (src/tags), saved views (src/views) and UTM templates (src/utm), wired in core.ts. */
@@ -75,6 +79,11 @@ export class LinksService {
     return this.creator.createOne(caller, input);
   }
 
+  /** A partner link of an affiliate partnership (src/affiliate): a link of the partner's like any other. */
+  createPartnerLink(caller: Caller, url: string, partnershipId: string): Promise<Link> {
+    return this.creator.createOne(caller, { url }, partnershipId);
+  }
+
   createMany(caller: Caller, urls: unknown, options: BulkOptions): Promise<BulkOutcome[]> {
     return this.bulk.createMany(caller, urls, options);
   }
@@ -102,7 +111,7 @@ export class LinksService {
     const search = filters.search === undefined ? undefined : checkSearch(filters.search)?.toLowerCase();
     if (typeof folder === 'string' && !(await this.repo.hasFolder(caller.accountId, folder))) throw folderErrors.notFound();
     await this.pendingClicks.settle();
-    const rows = await this.repo.listByAccount(caller.accountId, limit + 1, offset, { folderId: folder, tagKey, domain, search });
+    const rows = await this.repo.listByAccount(caller.accountId, limit + 1, offset, { folderId: folder, tagKey, domain, search, source: page.source });
     return {
       links: await this.withTags(rows.slice(0, limit).map(toLink)),
       limit,
@@ -124,6 +133,10 @@ export class LinksService {
     if (input.url !== undefined) patch.url = checkDestination(input.url, this.ownHostnames);
     if (input.maxClicks !== undefined) patch.max_clicks = input.maxClicks === null ? null : checkMaxClicks(input.maxClicks);
     if (input.blockedCountries !== undefined) patch.blocked_countries = checkBlockedCountries(input.blockedCountries)?.join(',') ?? null;
+    if (input.appLinks !== undefined) {
+      const appLinks = checkAppLinksFor(caller, input.appLinks, this.ownHostnames);
+      patch.app_links = appLinks === null ? null : JSON.stringify(appLinks);
+    }
     const changed = { expiresAt: input.expiresAt !== undefined, activeFrom: input.activeFrom !== undefined };
     if (changed.expiresAt || changed.activeFrom) {
       const schedule = checkSchedule(

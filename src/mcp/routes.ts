@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { Type } from '@sinclair/typebox';
+import type { Caller } from '../accounts/service.js';
 import type { Core } from '../core.js';
 import { admitCalls } from './admission.js';
 import { callerOf } from '../http/access.js';
@@ -8,6 +9,21 @@ import { rateLimitHeaders } from '../usage/service.js';
 import { toAppError } from '../http/error-handler.js';
 import { errorResponses } from '../http/schemas.js';
 import { mcpServer, toolPolicy } from './server.js';
+
+/**
+ * The caller as an MCP client: links it makes carry `source: mcp` and the client's name. The endpoint is stateless,
+ * so the name a client gives in `initialize` (clientInfo.name) is remembered for its key and read with it on
+ * every later POST.
+ */
+async function mcpCaller(core: Core, caller: Caller, body: unknown): Promise<Caller> {
+  const messages = Array.isArray(body) ? body : [body];
+  const init = messages.find((m): m is { method: string; params?: { clientInfo?: { name?: unknown } } } => typeof m === 'object' && m !== null && (m as { method?: unknown }).method === 'initialize');
+  const name = init?.params?.clientInfo?.name;
+  if (typeof name !== 'string' || name.trim() === '') return { ...caller, via: 'mcp' };
+  const clientName = name.trim().replace(/[\u0000-\u001f\u007f]/g, '').slice(0, 100);
+  if (caller.keyId.startsWith('key_')) await core.accounts.rememberMcpClient(caller.keyId, clientName);
+  return { ...caller, via: 'mcp', clientName };
+}
 
 const JsonRpc = Type.Unknown({ description: 'A JSON-RPC 2.0 request (or batch)' });
 const tags = ['mcp'];
@@ -40,7 +56,7 @@ export const mcpRoutes =
         },
       },
       async (request, reply) => {
-        const caller = callerOf(request);
+        const caller = await mcpCaller(core, callerOf(request), request.body);
         const { admissions, state } = await admitCalls(core, caller, request.body, toolPolicy);
         if (state) reply.headers(rateLimitHeaders(state));
         const server = mcpServer({ core, caller, admissions, log: request.log });

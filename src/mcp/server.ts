@@ -10,11 +10,13 @@ import { qrTools } from './tools/qr.js';
 import { webhookTools } from './tools/webhooks.js';
 import { exportTools } from './tools/exports.js';
 import { organiseTools } from './tools/organise.js';
+import { affiliateTools } from './tools/affiliate.js';
+import { agentLinkTools } from './tools/agentlinks.js';
 
 export const SERVER_INFO = { name: 'snip', version: '1.5.0+1' };
 
 /** Every tool Snip lists, in the order of spec 4.3's groups. */
-export const TOOLS = [...linkTools, ...analyticsTools, ...qrTools, ...folderTools, ...organiseTools, ...domainTools, ...exportTools, ...webhookTools, ...accountTools];
+export const TOOLS = [...linkTools, ...analyticsTools, ...qrTools, ...folderTools, ...organiseTools, ...domainTools, ...exportTools, ...webhookTools, ...affiliateTools, ...accountTools, ...agentLinkTools];
 
 const TOOL_BY_NAME = new Map(TOOLS.map((spec) => [spec.name, spec]));
 

@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import type { AppLinks } from '../web2app/app-links.js';
 
 /** What the redirect needs to know about a link, kept in memory. */
 export interface CachedLink {
@@ -17,6 +18,10 @@ export interface CachedLink {
   domain: string | null;
   /** Threats of a destination scanned unsafe (visitors get a warning page); null when it may redirect. */
   unsafe: string[] | null;
+  /** App targets for phones (web2app); null for most links. */
+  appLinks: AppLinks | null;
+  /** The partnership of a CPA partner link, whose clicks carry a click id; null for other links. */
+  clickIdFor: string | null;
   /** Set once a capped link is seen at its cap, so later visits skip the database. */
   exhausted: boolean;
   loadedAtMs: number;

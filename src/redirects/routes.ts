@@ -8,12 +8,17 @@ import { CODE_PATTERN } from '../links/rules.js';
 import { AppError } from '../errors.js';
 import { warningPage } from '../trust/pages.js';
 import { missPage } from './pages.js';
+import { APP_PAGE_POLICY, appPage } from '../web2app/page.js';
 import type { ActiveDomain } from '../domains/service.js';
 import type { RedirectService } from './service.js';
 import { normalHostname } from '../net/hostname.js';
 import type { AddressLimits } from '../access/address-limits.js';
 
 const tags = ['redirect'];
+const queryOf = (url: string): string => {
+  const at = url.indexOf('?');
+  return at < 0 ? '' : url.slice(at + 1);
+};
 // The hot path skips the per-request child logger; its rare log lines carry no request id.
 const childLoggerFactory = (logger: FastifyBaseLogger) => logger;
 const htmlPage = (description: string) => ({ description, content: { 'text/html': { schema: { type: 'string' } } } });
@@ -57,9 +62,13 @@ export const redirectRoutes =
         ip: request.ip,
         userAgent: request.headers['user-agent'] ?? '',
         referer: request.headers.referer,
+        query: queryOf(request.url),
       };
       const outcome = key ? await redirects.visit(key, visitor, domain?.hostname ?? null) : { kind: 'not_found' as const };
       if (outcome.kind === 'redirect') return reply.redirect(outcome.url, status);
+      if (outcome.kind === 'app') {
+        return reply.header('content-security-policy', APP_PAGE_POLICY).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(appPage(outcome.deepLink, outcome.storeUrl));
+      }
       // A miss cost a lookup and tells a code is free: misses spend the address's budget, hits never do.
       if (outcome.kind === 'not_found') await limits.admit(request.ip);
       if (outcome.kind === 'not_found' && domain) return domainMiss(reply, domain);

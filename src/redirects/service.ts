@@ -1,7 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { ClickRecorder } from '../clicks/recorder.js';
 import type { GeoIp } from '../clicks/geoip.js';
-import { isBot } from '../clicks/user-agent.js';
+import { agentOf } from '../clicks/agents.js';
+import { isBot, software } from '../clicks/user-agent.js';
+import type { Platform } from '../web2app/app-links.js';
 import type { Clock } from '../clock.js';
 import type { EventBus } from '../events/bus.js';
 import { fullPathOf, toLink, type Link } from '../links/link.js';
@@ -15,11 +17,15 @@ export interface Visitor {
   ip: string;
   userAgent: string;
   referer: string | undefined;
+  /** The request's query string (without `?`): a phone's app session keeps its parameters. */
+  query?: string;
 }
 
 /** Why a visit does not redirect: the page shown and its status are chosen by the adapter. */
 export type RedirectOutcome =
   | { kind: 'redirect'; url: string }
+  /** A phone visiting a link with an app target: a page that opens the app, or else the store; both carry snip_sid. */
+  | { kind: 'app'; deepLink: string; storeUrl: string }
   | { kind: 'not_found' }
   | { kind: 'scheduled' }
   | { kind: 'expired' }
@@ -35,6 +41,39 @@ export interface UnsafeDestinations {
   unsafeThreats(linkId: string, url: string): Promise<string[] | null>;
 }
 
+/** What partner links (src/affiliate) and app targets (src/web2app) add to a redirect. */
+export interface RedirectTargets {
+  /** True for the partner link of an active CPA program: its clicks carry a click id. */
+  needsClickId(partnershipId: string): Promise<boolean>;
+  issueClickId(partnershipId: string): string;
+  /** Opens a web2app session for a phone's click; answers its id. */
+  openAppSession(link: { id: string; accountId: string; code: string }, platform: Platform, deepLink: string, params: Record<string, string>): Promise<string>;
+}
+
+const PLATFORMS_BY_OS: Record<string, Platform> = { iOS: 'ios', Android: 'android' };
+
+/** `url` with one query parameter set; a URL that will not parse (none passed the rules) gets it appended. */
+function withParam(url: string, name: string, value: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.searchParams.set(name, value);
+    return parsed.toString();
+  } catch {
+    return `${url}${url.includes('?') ? '&' : '?'}${name}=${encodeURIComponent(value)}`;
+  }
+}
+
+/** The link's parameters for an app: the destination's query, then the visit's own (which win); never Snip's. */
+function paramsOf(destination: string, query: string | undefined): Record<string, string> {
+  const params: Record<string, string> = {};
+  const add = (search: URLSearchParams) => {
+    for (const [key, value] of search) if (!key.startsWith('snip_') && Object.keys(params).length < 50) params[key] = value.slice(0, 1000);
+  };
+  add(new URL(destination).searchParams);
+  if (query) add(new URLSearchParams(query));
+  return params;
+}
+
 const MISS_TTL_MS = 2_000;
 const MISS_CAPACITY = 10_000;
 
@@ -45,8 +84,10 @@ const keysOf = (link: Pick<Link, 'code' | 'namespace' | 'slug'>): string[] => {
   return path ? [link.code, path] : [link.code];
 };
 
-const toCached = (link: Link, loadedAtMs: number, unsafe: string[] | null): CachedLink => ({
+const toCached = (link: Link, loadedAtMs: number, unsafe: string[] | null, clickIdFor: string | null): CachedLink => ({
   unsafe,
+  appLinks: link.appLinks,
+  clickIdFor,
   domain: link.domain,
   loadedAtMs,
   id: link.id,
@@ -82,6 +123,7 @@ export class RedirectService {
     private readonly clock: Clock,
     private readonly geo: GeoIp,
     private readonly trust: UnsafeDestinations,
+    private readonly targets: RedirectTargets,
     private readonly log: FastifyBaseLogger,
   ) {
     bus.on('link.scanned', ({ link }) => this.invalidate(keysOf(link)));
@@ -103,7 +145,9 @@ export class RedirectService {
    * `customDomain`: the active custom domain the request came to, which serves only its own links.
    */
   async visit(key: LinkKey, visitor: Visitor, customDomain: string | null = null): Promise<RedirectOutcome> {
-    const count = visitor.counts && !isBot(visitor.userAgent);
+    // An AI agent's visit is counted apart and is never a click (src/clicks/agents.ts); a bot's is not counted at all.
+    const agent = visitor.counts ? agentOf(visitor.userAgent) : null;
+    const count = visitor.counts && agent === null && !isBot(visitor.userAgent);
     const now = this.clock.now().getTime();
     const link = this.cache.get(cacheKey(key), now) ?? (await this.load(key, now));
     if (!link || (customDomain !== null && link.domain !== customDomain)) return { kind: 'not_found' };
@@ -120,10 +164,33 @@ export class RedirectService {
     }
     if (link.unsafe !== null) return { kind: 'unsafe', url: link.maxClicks === null ? link.url : null, threats: link.unsafe };
     if (link.maxClicks === null) {
-      if (count) await this.clicks.record({ ...visitor, linkId: link.id, accountId: link.accountId, counted: false });
-      return { kind: 'redirect', url: link.url };
+      if (count || agent !== null) await this.clicks.record({ ...visitor, linkId: link.id, accountId: link.accountId, counted: false, agent });
+      return this.destination(link, visitor, count);
     }
     return this.visitCapped(key, link, count, visitor);
+  }
+
+  /**
+   * Where a counted visit goes: a phone to its app target (through a web2app session), a partner link of a CPA
+   * program to the destination with a fresh click id; everyone else to the destination as it is.
+   */
+  private async destination(link: CachedLink, visitor: Visitor, count: boolean): Promise<RedirectOutcome> {
+    if (!count) return { kind: 'redirect', url: link.url };
+    if (link.appLinks !== null) {
+      const platform = PLATFORMS_BY_OS[software(visitor.userAgent).os];
+      const target = platform ? link.appLinks[platform] : undefined;
+      if (platform && target) {
+        try {
+          const sid = await this.targets.openAppSession(link, platform, target.deepLink, paramsOf(link.url, visitor.query));
+          return { kind: 'app', deepLink: withParam(target.deepLink, 'snip_sid', sid), storeUrl: withParam(target.storeUrl, 'snip_sid', sid) };
+        } catch (err) {
+          // The visitor still gets where the link goes: the web page instead of the app.
+          this.log.error({ err, linkId: link.id }, 'could not open a web2app session');
+        }
+      }
+    }
+    if (link.clickIdFor !== null) return { kind: 'redirect', url: withParam(link.url, 'snip_cid', this.targets.issueClickId(link.clickIdFor)) };
+    return { kind: 'redirect', url: link.url };
   }
 
   private async visitCapped(key: LinkKey, link: CachedLink, count: boolean, visitor: Visitor): Promise<RedirectOutcome> {
@@ -151,7 +218,7 @@ export class RedirectService {
       link.exhausted = true;
       this.bus.emit('link.limit_reached', { link: summaryOf(link) });
     }
-    return { kind: 'redirect', url: link.url };
+    return this.destination(link, visitor, true);
   }
 
   private async announceGeoBlocked(link: CachedLink, country: string): Promise<void> {
@@ -181,13 +248,14 @@ export class RedirectService {
     const row = await this.repo.find(key);
     // A change that landed while the row was read may make the row stale: answer with it, but do not keep it.
     const unsafe = row ? await this.trust.unsafeThreats(row.id, row.url) : null;
-    if (generation !== this.generation) return row ? toCached(toLink(row), nowMs, unsafe) : undefined;
+    const clickIdFor = row?.partnership_id && (await this.targets.needsClickId(row.partnership_id)) ? row.partnership_id : null;
+    if (generation !== this.generation) return row ? toCached(toLink(row), nowMs, unsafe, clickIdFor) : undefined;
     if (!row) {
       if (this.misses.size >= MISS_CAPACITY) this.misses.clear();
       this.misses.set(k, nowMs + MISS_TTL_MS);
       return undefined;
     }
-    const cached = toCached(toLink(row), nowMs, unsafe);
+    const cached = toCached(toLink(row), nowMs, unsafe, clickIdFor);
     this.cache.set(cacheKey(key), cached);
     return cached;
   }

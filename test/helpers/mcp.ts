@@ -11,7 +11,7 @@ import type { TestApp, TestUser } from './app.js';
  * through app.inject for the protocol details the SDK client hides.
  */
 
-/** Every tool Snip lists: spec 4.3's 54 minus the affiliate and AgentLink/web2app tools (see NOT_LISTED). */
+/** Every tool of spec 4.3: Snip lists all 54. */
 export const EXPECTED_TOOLS = [
   // Links
   'shorten_url', 'list_links', 'get_link', 'update_link', 'delete_link', 'bulk_shorten', 'get_recent_clicks',
@@ -29,15 +29,11 @@ export const EXPECTED_TOOLS = [
   'get_link_trust_score', 'export_links', 'export_link_stats',
   // Webhooks
   'list_webhooks', 'create_webhook', 'update_webhook', 'test_webhook', 'delete_webhook',
-  // Account
-  'get_profile',
-] as const;
-
-/** Spec 4.3 tools Snip does not offer (no affiliate programme, no AgentLink or web2app product). */
-export const NOT_LISTED = [
+  // Affiliate
   'create_affiliate_program', 'list_affiliate_programs', 'list_affiliate_partners', 'discover_affiliate_programs',
   'join_affiliate_program', 'list_affiliate_partnerships', 'get_affiliate_stats',
-  'get_agentlink_stats', 'get_agentlink_account_stats', 'list_agentlink_links', 'get_web2app_session',
+  // Account
+  'get_profile', 'get_agentlink_stats', 'get_agentlink_account_stats', 'list_agentlink_links', 'get_web2app_session',
 ] as const;
 
 export const SERVER_INFO = { name: 'snip', version: '1.5.0+1' };

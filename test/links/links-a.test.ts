@@ -6,8 +6,8 @@ import {
 } from '../helpers/links.js';
 
 const DETAIL_KEYS = [
-  'blockedCountries', 'clicks', 'created', 'domain', 'expiresAt', 'folderId', 'fullPath', 'id', 'isCustom', 'long', 'maxClicks', 'namespace',
-  'shortCode', 'shortUrl', 'tags',
+  'appLinks', 'blockedCountries', 'clicks', 'clientName', 'created', 'domain', 'expiresAt', 'folderId', 'fullPath', 'id', 'isCustom', 'long', 'maxClicks', 'namespace',
+  'shortCode', 'shortUrl', 'source', 'tags',
 ];
 
 /** Description A's link routes on one test app. */
@@ -32,6 +32,9 @@ describe(`Description A links (${dialectName})`, () => {
       created: expect.any(String),
       expiresAt: null,
       maxClicks: null,
+      source: 'api',
+      clientName: null,
+      appLinks: null,
     });
     expect(Number.isNaN(Date.parse(body.created))).toBe(false);
   });
@@ -111,6 +114,9 @@ describe(`Description A: listing links (${dialectName})`, () => {
       folderId: null,
       domain: null,
       tags: [],
+      source: 'api',
+      clientName: null,
+      appLinks: null,
     });
   });
 
@@ -211,6 +217,9 @@ describe(`Description A: link details (${dialectName})`, () => {
       folderId: null,
       domain: null,
       tags: [],
+      source: 'api',
+      clientName: null,
+      appLinks: null,
     });
     expect(body.id.length).toBeGreaterThan(0);
   });
@@ -236,6 +245,9 @@ describe(`Description A: link details (${dialectName})`, () => {
       folderId: null,
       domain: null,
       tags: [],
+      source: 'api',
+      clientName: null,
+      appLinks: null,
     };
     expect(res.json()).toEqual(expected);
     const byCode = await api.get(owner, created.shortCode);
@@ -360,6 +372,9 @@ describe(`Description A: updating links (${dialectName})`, () => {
       folderId: null,
       domain: null,
       tags: [],
+      source: 'api',
+      clientName: null,
+      appLinks: null,
     });
     expect((await api.get(owner, link.shortCode)).json<LinkA>().long).toBe('https://example.com/new');
     expect((await api.visit(link.shortCode)).headers.location).toBe('https://example.com/new');

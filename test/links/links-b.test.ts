@@ -12,8 +12,8 @@ interface CreateShortResult {
 }
 
 const LINK_B_KEYS = [
-  'activeFrom', 'blockedCountries', 'clicks', 'created', 'domain', 'expiresAt', 'folderId', 'fullPath', 'id', 'isCustom', 'long', 'maxClicks',
-  'namespace', 'shortCode', 'shortUrl', 'tags', 'updated', 'url',
+  'activeFrom', 'appLinks', 'blockedCountries', 'clicks', 'clientName', 'created', 'domain', 'expiresAt', 'folderId', 'fullPath', 'id', 'isCustom', 'long', 'maxClicks',
+  'namespace', 'shortCode', 'shortUrl', 'source', 'tags', 'updated', 'url',
 ];
 
 const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
@@ -147,6 +147,9 @@ describe(`Description B: POST /api/links (${dialectName})`, () => {
       folderId: null,
       domain: null,
       tags: [],
+      source: 'api',
+      clientName: null,
+      appLinks: null,
     });
     expect(Number.isNaN(Date.parse(body.created))).toBe(false);
     expect((await api.visit(body.shortCode)).headers.location).toBe('https://example.com/b-plain');
@@ -184,6 +187,9 @@ describe(`Description B: POST /api/links (${dialectName})`, () => {
       folderId: null,
       domain: null,
       tags: [],
+      source: 'api',
+      clientName: null,
+      appLinks: null,
     });
     // Not active yet: neither path redirects until activeFrom.
     expect((await api.visit(fullPath)).statusCode).toBe(404);

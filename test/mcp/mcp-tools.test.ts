@@ -1255,15 +1255,27 @@ describe(`MCP tier rules (${dialectName})`, () => {
     test_webhook: { webhookId: 'whk_x' },
     delete_webhook: { webhookId: 'whk_x' },
     get_profile: {},
+    create_affiliate_program: { name: 'P', url: 'https://example.com/p', commissionType: 'CPC', commissionCents: 5 },
+    list_affiliate_programs: {},
+    discover_affiliate_programs: {},
+    join_affiliate_program: { programId: 'afp_x' },
+    list_affiliate_partners: { programId: 'afp_x' },
+    list_affiliate_partnerships: {},
+    get_affiliate_stats: { programId: 'afp_x' },
+    get_agentlink_stats: { shortCode: 'abcdef' },
+    get_agentlink_account_stats: {},
+    list_agentlink_links: {},
+    get_web2app_session: { sessionId: 'w2a_x' },
   };
   const EVERYONE = new Set(['get_profile', 'get_usage', 'get_link_trust_score']);
+  const BUILDER_TOOLS = new Set(['bulk_shorten', 'create_affiliate_program']);
 
   // The same code REST answers for the same plan: custom domains use Description B's upgrade code.
   const tierCode = (name: string) => (name.endsWith('_domain') || name === 'list_domains' ? 'TIER_UPGRADE_REQUIRED' : 'TIER_REQUIRED');
 
   it.each(EXPECTED_TOOLS.filter((name) => !EVERYONE.has(name)))('Free calling %s gets the tier code REST gives, naming the plan to upgrade to', async (name) => {
     const body = await refused(await connect(free), name, SHAPED[name], tierCode(name));
-    expect(body.message).toMatch(name === 'bulk_shorten' ? /\bBuilder\b/ : /\bPro\b/);
+    expect(body.message).toMatch(BUILDER_TOOLS.has(name) ? /\bBuilder\b/ : /\bPro\b/);
     expect(body.message).toMatch(/upgrade/i);
   });
 
@@ -1282,12 +1294,12 @@ describe(`MCP tier rules (${dialectName})`, () => {
     expect((await t.core.links.list(await t.core.accounts.callerFor(free.email), { limit: 10, offset: 0 })).links).toEqual([]);
   });
 
-  it('Pro is refused bulk_shorten only, with an upgrade message naming Builder', async () => {
+  it('Pro is refused bulk_shorten and create_affiliate_program only, with an upgrade message naming Builder', async () => {
     const client = await connect(pro);
     for (const name of EXPECTED_TOOLS) {
       const result = await callTool(client, name, SHAPED[name]);
       const code = result.isError ? textJson<ToolError>(result).code : null;
-      if (name === 'bulk_shorten') {
+      if (BUILDER_TOOLS.has(name)) {
         expect(code).toBe('TIER_REQUIRED');
         expect(textJson<ToolError>(result).message).toMatch(/\bBuilder\b/);
       } else {

@@ -10,6 +10,7 @@ import { tagsTemplatesViews } from './0008-tags-templates-views.js';
 import { outboxEvents } from './0009-outbox-events.js';
 import { domainClaimsNamespaceBounds } from './0010-domain-claims-namespace-bounds.js';
 import { sessions } from './0011-sessions.js';
+import { affiliateAgentsWeb2app } from './0012-affiliate-agents-web2app.js';
 
 /** One ordered migration set for SQLite and PostgreSQL alike; names sort in the order they apply. */
 export const migrations: Record<string, Migration> = {
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   '0009-outbox-events': outboxEvents,
   '0010-domain-claims-namespace-bounds': domainClaimsNamespaceBounds,
   '0011-sessions': sessions,
+  '0012-affiliate-agents-web2app': affiliateAgentsWeb2app,
 };

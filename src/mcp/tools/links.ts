@@ -3,6 +3,7 @@ import { args, tool } from '../tool.js';
 import { ANALYTICS_OPERATIONS } from '../../analytics/operations.js';
 import { LINK_OPERATIONS as ops } from '../../links/operations.js';
 import { MAX_INTEGER, Nullable } from '../../http/schemas.js';
+import { AppLinksInput } from '../../web2app/app-links.js';
 
 const nullableDate = (what: string) => Type.Optional(Nullable(args.dateTime(what)));
 const blockedCountries = Type.Array(Type.String(), { description: 'ISO 3166-1 alpha-2 codes whose visitors get a 451 page instead of the redirect' });
@@ -10,7 +11,7 @@ const blockedCountries = Type.Array(Type.String(), { description: 'ISO 3166-1 al
 export const linkTools = [
   tool({
     name: 'shorten_url',
-    description: 'Create a short link. Optional: a custom slug (Pro, under your namespace), expiry, click cap, activation time, custom domain, UTM template.',
+    description: 'Create a short link. Optional: a custom slug (Pro, under your namespace), expiry, click cap, activation time, custom domain, UTM template, app targets for phones (Pro).',
     operation: ops.create,
     input: {
       url: Type.String({ description: 'Destination URL (absolute http or https)' }),
@@ -21,6 +22,7 @@ export const linkTools = [
       domain: Type.Optional(Type.String({ description: 'One of your active custom domains (default: your default domain)' })),
       utmTemplateId: Type.Optional(Type.String({ description: 'A UTM template whose utm_* parameters are added to the destination' })),
       blockedCountries: Type.Optional(blockedCountries),
+      appLinks: Type.Optional(Nullable(AppLinksInput)),
     },
     run: async ({ slug, ...input }, { core, caller }) => core.present.detailsA(await core.links.create(caller, { ...input, customSlug: slug })),
   }),
@@ -60,6 +62,7 @@ export const linkTools = [
       maxClicks: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: MAX_INTEGER, description: 'New click cap; null removes it' }))),
       activeFrom: nullableDate('New activation time'),
       blockedCountries: Type.Optional(Nullable(blockedCountries)),
+      appLinks: Type.Optional(Nullable(AppLinksInput)),
     },
     run: async ({ shortPath, ...input }, { core, caller }) => core.present.detailsA(await core.links.update(caller, shortPath, input)),
   }),
