@@ -180,6 +180,8 @@ export async function createCore(config: Config, log: FastifyBaseLogger, options
     { createPartnerLink: (caller, url, id) => links.createPartnerLink(caller, url, id), shortUrl: (link) => present.shortUrl(link) },
     clickIds,
     ownHostnames,
+    clicks,
+    bus,
     clock,
   );
   const web2app = new Web2appService(new Web2appRepository(database.db), clock);

@@ -30,10 +30,10 @@ export function checkProgramName(raw: unknown): string {
 
 export function checkCommissionType(raw: unknown): CommissionType {
   if (raw === undefined || raw === null) throw validationError(['commissionType'], { rule: 'required' });
-  if (typeof raw !== 'string' || !(COMMISSION_TYPES as readonly string[]).includes(raw.toUpperCase())) {
+  if (typeof raw !== 'string' || !(COMMISSION_TYPES as readonly string[]).includes(raw)) {
     throw validationError(['commissionType'], { rule: 'choice', values: [...COMMISSION_TYPES] });
   }
-  return raw.toUpperCase() as CommissionType;
+  return raw as CommissionType;
 }
 
 export function checkCents(raw: unknown, field: 'commissionCents' | 'amountCents', min: number, max: number): number {

@@ -1,5 +1,6 @@
 import type { Caller } from '../accounts/service.js';
 import type { Clock } from '../clock.js';
+import type { EventBus } from '../events/bus.js';
 import { isUniqueViolation } from '../db/database.js';
 import { errors } from '../errors.js';
 import { newId } from '../ids.js';
@@ -90,6 +91,9 @@ export class AffiliateService {
     private readonly links: AffiliateLinks,
     private readonly clickIds: ClickIds,
     private readonly ownHostnames: ReadonlySet<string>,
+    /** Clicks counted off the redirect path; statistics wait for them, so a caller sees its own clicks. */
+    private readonly pendingClicks: { settle(): Promise<void> },
+    private readonly bus: EventBus,
     private readonly clock: Clock,
   ) {}
 
@@ -128,6 +132,7 @@ export class AffiliateService {
     };
     const row = await this.repo.updateProgram(caller.accountId, programId, patch);
     if (!row) throw errors.affiliateProgramNotFound();
+    if (input.status !== undefined) this.bus.emit('affiliate.program_updated', { programId });
     return presentProgram(row, caller, (await this.repo.partnerCounts([row.id])).get(row.id) ?? 0);
   }
 
@@ -189,6 +194,7 @@ export class AffiliateService {
   async stats(caller: Caller, programId: string): Promise<AffiliateStats> {
     const program = await this.repo.findProgram(programId);
     if (!program) throw errors.affiliateProgramNotFound();
+    await this.pendingClicks.settle();
     const type = program.commission_type as CommissionType;
     const base = { programId, commissionType: type, currency: 'USD' as const };
     if (program.account_id === caller.accountId) {
@@ -256,6 +262,7 @@ export class AffiliateService {
   }
 
   private async partnerships(views: PartnershipView[]): Promise<Partnership[]> {
+    await this.pendingClicks.settle();
     const clicks = await this.repo.clicksOf(views);
     const conversions = await this.repo.conversionsOf(views.map((v) => v.id));
     return views.map((v) => {

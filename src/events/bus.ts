@@ -17,6 +17,8 @@ export interface DomainEvents {
   'link.scanned': { link: Pick<Link, 'id' | 'code' | 'namespace' | 'slug'>; status: 'safe' | 'warning' | 'unsafe' };
   /** A custom domain was removed; its links now use the default host. */
   'domain.deleted': { hostname: string };
+  /** An affiliate program was opened or closed: its partner links' click ids start or stop. */
+  'affiliate.program_updated': { programId: string };
   /** A recorded click (bots and HEAD requests never make one). */
   'link.click': {
     linkId: string;

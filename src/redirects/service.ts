@@ -129,6 +129,7 @@ export class RedirectService {
     bus.on('link.scanned', ({ link }) => this.invalidate(keysOf(link)));
     // Rare, and it moves many links back to the default host at once: start afresh.
     bus.on('domain.deleted', () => this.invalidateAll());
+    bus.on('affiliate.program_updated', () => this.invalidateAll());
     // Any change to a link drops it from the cache before the changing request answers.
     bus.on('link.updated', ({ previous, link }) => this.invalidate([...keysOf(previous), ...keysOf(link)]));
     bus.on('link.deleted', ({ link }) => this.invalidate(keysOf(link)));

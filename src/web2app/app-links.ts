@@ -73,7 +73,7 @@ function checkTarget(raw: unknown, platform: Platform, ownHostnames: ReadonlySet
   return target;
 }
 
-/** A link's app targets as given; null (or an object naming no platform) means none. */
+/** A link's app targets as given; null means none. */
 export function checkAppLinks(raw: unknown, ownHostnames: ReadonlySet<string>): AppLinks | null {
   if (raw === null) return null;
   if (typeof raw !== 'object' || Array.isArray(raw)) throw invalid('appLinks must be an object with ios and/or android');
@@ -82,7 +82,9 @@ export function checkAppLinks(raw: unknown, ownHostnames: ReadonlySet<string>): 
   if (unknown) throw invalid(`appLinks.${unknown} is not a platform; use ios or android`);
   const links: AppLinks = {};
   for (const platform of PLATFORMS) if (input[platform] !== undefined && input[platform] !== null) links[platform] = checkTarget(input[platform], platform, ownHostnames);
-  return Object.keys(links).length > 0 ? links : null;
+  // An object naming no platform is a mistake (a misspelt one), not a way to say "none": that is null.
+  if (Object.keys(links).length === 0) throw invalid('name at least one platform, ios or android; null removes the app targets');
+  return links;
 }
 
 export const parseAppLinks = (stored: string | null): AppLinks | null => (stored === null ? null : (JSON.parse(stored) as AppLinks));
@@ -100,7 +102,7 @@ const AndroidTarget = Type.Object(
 /** The `appLinks` of a link's input: checked by `checkAppLinks` too, for surfaces whose input skips this schema. */
 export const AppLinksInput = Type.Object(
   { ios: Type.Optional(IosTarget), android: Type.Optional(AndroidTarget) },
-  { additionalProperties: false, description: 'Web2app (Pro and above): iPhone and Android visitors are sent to the app, with the store as fallback; null removes them' },
+  { additionalProperties: false, minProperties: 1, description: 'Web2app (Pro and above): iPhone and Android visitors are sent to the app, with the store as fallback; null removes them' },
 );
 
 /** The `appLinks` of a link's JSON: null when the link has none. */

@@ -47,7 +47,12 @@ export async function listenMcp(t: TestApp): Promise<URL> {
 
 /** An SDK client connected (initialize + initialized) to `url` with `apiKey` as its bearer token. */
 export async function connectClient(url: URL, apiKey: string): Promise<Client> {
-  const client = new Client({ name: 'test', version: '1' });
+  return connectClientAs(url, apiKey, 'test');
+}
+
+/** The same, introducing itself in initialize under `name` (clientInfo.name). */
+export async function connectClientAs(url: URL, apiKey: string, name: string): Promise<Client> {
+  const client = new Client({ name, version: '1' });
   const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers: { Authorization: `Bearer ${apiKey}` } } });
   await client.connect(transport);
   return client;
