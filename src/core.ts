@@ -51,6 +51,7 @@ import { SavedViewsService } from './views/service.js';
 import { ExportsRepository } from './exports/repository.js';
 import { ExportsService } from './exports/service.js';
 import { Lifecycle } from './runtime/lifecycle.js';
+import { RecurringFailure } from './runtime/recurring-failure.js';
 import { normalHostname } from './net/hostname.js';
 import { AddressLimits } from './access/address-limits.js';
 import { ClickIds } from './affiliate/click-ids.js';
@@ -158,6 +159,7 @@ export async function createCore(config: Config, log: FastifyBaseLogger, options
   const trust = new TrustService(new TrustRepository(database.db), linksRepo, scanner, bus, clock, log);
   await clicks.recoverOrphans(journalRoot);
   const expiry = new ExpirySweeper(linksRepo, bus, clock, log);
+  const web2app = new Web2appService(new Web2appRepository(database.db), clock);
   // The background work belongs to the server: a short-lived CLI process leaves it to the server, which picks
   // up what the CLI did (outbox rows, links owed a scan) from the database.
   const background = new Lifecycle([
@@ -165,6 +167,7 @@ export async function createCore(config: Config, log: FastifyBaseLogger, options
     { name: 'expiry sweeps', start: () => expiry.start(), stop: () => expiry.stop() },
     { name: 'outbox relay', start: () => relay.start(), stop: () => relay.stop() },
     { name: 'webhook deliveries', start: () => dispatcher.start(), stop: () => dispatcher.stop() },
+    { name: 'web2app session sweeps', start: () => web2app.start(new RecurringFailure(log, 'the web2app session sweep')), stop: () => web2app.stop() },
   ]);
   if (options.background !== false) await background.start();
   const tags = new TagsService(new TagsRepository(database.db, database.dialect), linksRepo, clock);
@@ -184,7 +187,6 @@ export async function createCore(config: Config, log: FastifyBaseLogger, options
     bus,
     clock,
   );
-  const web2app = new Web2appService(new Web2appRepository(database.db), clock);
   const targets = {
     needsClickId: (partnershipId: string) => affiliate.needsClickId(partnershipId),
     issueClickId: (partnershipId: string) => affiliate.issueClickId(partnershipId),

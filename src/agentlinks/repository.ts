@@ -6,25 +6,17 @@ const num = (value: unknown) => Number(value ?? 0);
 export class AgentLinksRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
-  /** Agents' clicks on one link, by agent. */
-  async agentClicksOfLink(linkId: string): Promise<Map<string, number>> {
+  /**
+   * Agents' clicks by agent: on one link, or on the account's links (links deleted since included: the clicks
+   * happened).
+   */
+  async agentClicks(scope: { linkId: string } | { accountId: string }): Promise<Map<string, number>> {
     const rows = await this.db
       .selectFrom('agent_clicks')
       .select('agent')
       .select((eb) => eb.fn.sum<number | string>('clicks').as('n'))
-      .where('link_id', '=', linkId)
-      .groupBy('agent')
-      .execute();
-    return new Map(rows.map((r) => [r.agent, num(r.n)]));
-  }
-
-  /** Agents' clicks on the account's links, by agent (links deleted since included: the clicks happened). */
-  async agentClicksOfAccount(accountId: string): Promise<Map<string, number>> {
-    const rows = await this.db
-      .selectFrom('agent_clicks')
-      .select('agent')
-      .select((eb) => eb.fn.sum<number | string>('clicks').as('n'))
-      .where('account_id', '=', accountId)
+      .$if('linkId' in scope, (q) => q.where('link_id', '=', (scope as { linkId: string }).linkId))
+      .$if('accountId' in scope, (q) => q.where('account_id', '=', (scope as { accountId: string }).accountId))
       .groupBy('agent')
       .execute();
     return new Map(rows.map((r) => [r.agent, num(r.n)]));

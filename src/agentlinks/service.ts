@@ -51,7 +51,7 @@ export class AgentLinksService {
   async linkStats(caller: Caller, shortPath: string): Promise<AgentLinkStats> {
     const link: Link = await this.links.get(caller, shortPath);
     await this.pending.settle();
-    const byAgent = await this.repo.agentClicksOfLink(link.id);
+    const byAgent = await this.repo.agentClicks({ linkId: link.id });
     return {
       shortCode: link.code,
       source: link.source,
@@ -64,7 +64,7 @@ export class AgentLinksService {
 
   async accountStats(caller: Caller): Promise<AgentAccountStats> {
     await this.pending.settle();
-    const [byAgent, bySource] = [await this.repo.agentClicksOfAccount(caller.accountId), await this.repo.linksBySource(caller.accountId)];
+    const [byAgent, bySource] = [await this.repo.agentClicks({ accountId: caller.accountId }), await this.repo.linksBySource(caller.accountId)];
     return {
       humanClicks: [...bySource.values()].reduce((a, b) => a + b.clicks, 0),
       agentClicks: total(byAgent),

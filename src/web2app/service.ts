@@ -10,6 +10,7 @@ import type { Web2appRepository, Web2appSessionRow } from './repository.js';
 export const SESSION_TTL_MS = 24 * 60 * 60 * 1000;
 /** Expired sessions are kept this long for the owner to look up, then deleted. */
 const KEEP_EXPIRED_MS = 7 * 24 * 60 * 60 * 1000;
+const SWEEP_MS = 60 * 60 * 1000;
 const ID_PATTERN = /^w2a_[A-Za-z0-9]{32}$/;
 
 const hashOf = (id: string) => createHash('sha256').update(id).digest('hex');
@@ -37,10 +38,27 @@ export interface Web2appSession {
  * claims it exactly once.
  */
 export class Web2appService {
+  private timer: NodeJS.Timeout | null = null;
+
   constructor(
     private readonly repo: Web2appRepository,
     private readonly clock: Clock,
   ) {}
+
+  /** Sweeps expired sessions hourly (the server's background work; the CLI never runs it). */
+  start(failures: { succeeded(): void; failed(error: unknown): void }): void {
+    const sweep = () =>
+      this.sweep().then(
+        () => failures.succeeded(),
+        (error: unknown) => failures.failed(error),
+      );
+    this.timer = setInterval(sweep, SWEEP_MS);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+  }
 
   /** Opens a session for a click; answers its id, which the visitor's deep link and store URL carry as `snip_sid`. */
   async open(link: { id: string; accountId: string; code: string }, platform: Platform, deepLink: string, params: Record<string, string>): Promise<string> {
@@ -79,7 +97,7 @@ export class Web2appService {
     return present(id, row);
   }
 
-  /** Drops sessions that expired a week ago (called by the expiry sweeper's timer). */
+  /** Drops sessions that expired a week ago. */
   sweep(): Promise<number> {
     return this.repo.deleteExpired(new Date(this.clock.now().getTime() - KEEP_EXPIRED_MS).toISOString());
   }

@@ -4,6 +4,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError } from '../helpers/api-errors.js';
 import { dialectName, useTestApp } from '../helpers/app.js';
+import { Browser, uniqueEmail } from '../sessions/session-client.js';
 import { Clients, connectClientAs, listenMcp, ok, refused } from '../helpers/mcp.js';
 
 /**
@@ -52,6 +53,20 @@ describe(`agent links (${dialectName})`, () => {
     expect(viaApi).toMatchObject({ source: 'api', clientName: null });
     const onA = await t.as(owner, { method: 'GET', url: `/api/v1/links/${viaMcp.shortCode}` });
     expect(onA.json()).toMatchObject({ source: 'mcp', clientName: 'test' });
+  });
+
+  it('links made in the dashboard say dashboard, and links the operator CLI imports say cli; a Free dashboard may not set app targets', async () => {
+    const browser = new Browser(t.app);
+    await browser.signUp(uniqueEmail('agentlinks'));
+    const made = await browser.send({ method: 'POST', url: '/api/links', payload: { url: 'https://docs.example.com/dashboard' } });
+    expect(made.json()).toMatchObject({ source: 'dashboard', clientName: null });
+    const appLinks = { ios: { deepLink: 'myapp://x', storeUrl: 'https://apps.apple.com/app/id1' } };
+    const refusedForFree = await browser.send({ method: 'POST', url: '/api/links', payload: { url: 'https://docs.example.com/free-app', appLinks } });
+    expectError(refusedForFree, 403, 'TIER_REQUIRED');
+    // The CLI's import acts through the operator's caller for the account (src/cli/links-import.ts).
+    const operator = await t.core.accounts.callerFor(other.email);
+    const [imported] = await t.core.links.createMany(operator, [{ url: 'https://docs.example.com/imported' }], { maxItems: 10 });
+    expect(imported).toMatchObject({ link: { source: 'cli', clientName: null } });
   });
 
   it('list_agentlink_links and GET …/agentlinks/links list the MCP links only, on A, B and MCP', async () => {

@@ -307,7 +307,8 @@ const OWNED: [table: keyof Database, column: 'id' | 'account_id' | 'link_id'][] 
   ['click_rollups', 'account_id'], ['click_visitors', 'link_id'], ['account_usage', 'account_id'], ['webhooks', 'account_id'],
   ['webhook_deliveries', 'account_id'], ['outbox_events', 'account_id'], ['folders', 'account_id'], ['qr_settings', 'account_id'], ['link_scans', 'link_id'],
   ['domains', 'account_id'], ['link_tags', 'account_id'], ['utm_templates', 'account_id'], ['saved_views', 'account_id'],
-  ['sessions', 'account_id'],
+  ['sessions', 'account_id'], ['agent_clicks', 'account_id'], ['web2app_sessions', 'account_id'], ['affiliate_programs', 'account_id'],
+  ['affiliate_partnerships', 'account_id'], ['affiliate_conversions', 'account_id'],
 ];
 
 describe(`users delete removes everything the account owns (in process, ${dialectName})`, () => {
@@ -340,6 +341,11 @@ describe(`users delete removes everything the account owns (in process, ${dialec
     await db.insertInto('usage_counters').values({ key: `usage:${accountId}:month:0`, count: 1, expires_at: '2999-01-01T00:00:00.000Z' }).execute();
     await db.insertInto('outbox_events').values({ id: id('evt'), account_id: accountId, event: 'link.created', body: '{}', created_at: at }).execute();
     await db.insertInto('sessions').values({ id: id('ses'), account_id: accountId, created_at: at, expires_at: '2999-01-01T00:00:00.000Z' }).execute();
+    await db.insertInto('agent_clicks').values({ link_id: linkId, account_id: accountId, day: '2020-01-01', agent: 'ChatGPT-User', clicks: 1 }).execute();
+    await db.insertInto('web2app_sessions').values({ id_hash: id('w2a'), link_id: linkId, account_id: accountId, short_code: 'abcdef', platform: 'ios', deep_link: 'app://x', params: '{}', created_at: at, expires_at: at, claimed_at: null }).execute();
+    await db.insertInto('affiliate_programs').values({ id: id('afp'), account_id: accountId, name: 'P', url: 'https://example.com/', commission_type: 'CPC', commission_cents: 1, currency: 'USD', public: 1, status: 'active', created_at: at, updated_at: at }).execute();
+    await db.insertInto('affiliate_partnerships').values({ id: id('prt'), program_id: id('afp'), account_id: accountId, program_account_id: accountId, link_id: linkId, created_at: at }).execute();
+    await db.insertInto('affiliate_conversions').values({ click_id: id('cid'), program_id: id('afp'), partnership_id: id('prt'), account_id: accountId, amount_cents: null, commission_cents: 0, created_at: at }).execute();
   }
 
   it('deletes every row of the account in every table and leaves other accounts alone', async () => {

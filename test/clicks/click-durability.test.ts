@@ -90,16 +90,17 @@ async function killRounds(body: Record<string, unknown>, rounds: number): Promis
   expect(stopped.code, stopped.stderr).toBe(0);
 }
 
-describe('clicks survive the server process being killed (sqlite, real server)', () => {
-  it(`SIGKILL right after the last of ${N} answered redirects loses none of them (8 rounds), and a restart counts none twice`, { timeout: 120_000 }, async () => {
-    await killRounds({}, 8);
+// Each test has its own DATA_DIR and server, and mostly waits for it: they run at once.
+describe.concurrent('clicks survive the server process being killed (sqlite, real server)', () => {
+  it(`SIGKILL right after the last of ${N} answered redirects loses none of them (4 rounds), and a restart counts none twice`, { timeout: 240_000 }, async () => {
+    await killRounds({}, 4);
   });
 
-  it(`the same holds for a link with maxClicks, whose count the redirect writes itself`, { timeout: 120_000 }, async () => {
-    await killRounds({ maxClicks: 1_000 }, 8);
+  it(`the same holds for a link with maxClicks, whose count the redirect writes itself`, { timeout: 240_000 }, async () => {
+    await killRounds({ maxClicks: 1_000 }, 4);
   });
 
-  it(`SIGTERM after ${N} answered redirects: the server exits 0 and a restart shows all of them`, { timeout: 120_000 }, async () => {
+  it(`SIGTERM after ${N} answered redirects: the server exits 0 and a restart shows all of them`, { timeout: 240_000 }, async () => {
     const { dataDir, key } = await freshDataDir();
     const first = await serve(dataDir);
     const uncapped = await createLink(first, key, {});

@@ -140,6 +140,16 @@ describe(`web2app (${dialectName})`, () => {
     expectError(await claim(sid), 404, 'WEB2APP_SESSION_NOT_FOUND');
   });
 
+  it('the owner can still read an expired session for a week; then the hourly sweep deletes it', async () => {
+    const sid = sessionOf(await visit(UA.iphone));
+    t.clock.advance(2 * 24 * 60 * 60 * 1000);
+    expect(await t.core.web2app.sweep()).toBe(0);
+    expect(await ok(ownerMcp, 'get_web2app_session', { sessionId: sid })).toMatchObject({ id: sid, claimed: false });
+    t.clock.advance(7 * 24 * 60 * 60 * 1000);
+    expect(await t.core.web2app.sweep()).toBeGreaterThan(0);
+    await refused(ownerMcp, 'get_web2app_session', { sessionId: sid }, 'WEB2APP_SESSION_NOT_FOUND');
+  });
+
   it('the owner reads a session over MCP and REST (Pro and above); anyone else gets 404', async () => {
     const sid = sessionOf(await visit(UA.iphone));
     const session = await ok(ownerMcp, 'get_web2app_session', { sessionId: sid });
