@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import { LRUCache } from 'lru-cache';
 import { assetPath } from '../runtime/package-root.js';
 
 interface AgentEntry {
@@ -17,15 +16,7 @@ const AGENTS: readonly { name: string; pattern: RegExp }[] = (JSON.parse(fs.read
 /** Names of every agent Snip recognises, in the file's order. */
 export const AGENT_NAMES: readonly string[] = AGENTS.map((a) => a.name);
 
-// One test per distinct User-Agent: the same few browsers visit again and again.
-const seen = new LRUCache<string, { name: string | null }>({ max: 5_000 });
-
-/** The AI agent or assistant fetcher a User-Agent belongs to, or null for anything else. */
+/** The AI agent or assistant fetcher a User-Agent belongs to, or null for anything else (memoised by the caller). */
 export function agentOf(userAgent: string): string | null {
-  let entry = seen.get(userAgent);
-  if (entry === undefined) {
-    entry = { name: AGENTS.find((a) => a.pattern.test(userAgent))?.name ?? null };
-    seen.set(userAgent, entry);
-  }
-  return entry.name;
+  return AGENTS.find((a) => a.pattern.test(userAgent))?.name ?? null;
 }

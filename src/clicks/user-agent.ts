@@ -1,6 +1,7 @@
 import { createIsbotFromList, list } from 'isbot';
 import { LRUCache } from 'lru-cache';
 import { UAParser } from 'ua-parser-js';
+import { agentOf } from './agents.js';
 
 export type Device = 'desktop' | 'mobile' | 'tablet';
 
@@ -35,8 +36,14 @@ const CLIENT_LIBRARIES = [
 ];
 const crawler = createIsbotFromList(list.filter((pattern) => !CLIENT_LIBRARIES.some((ua) => new RegExp(pattern, 'i').test(ua))));
 
-/** Crawlers, link unfurlers and monitors still get their redirect but are not counted as clicks. */
-export const isBot = memo((userAgent: string) => crawler(userAgent));
+/**
+ * Who a redirect's visitor is, in one memoised lookup: an AI agent (counted apart, src/clicks/agents.ts), another
+ * bot — crawlers, link unfurlers and monitors, which get their redirect but are not counted — or a person (`agent` null, `bot` false).
+ */
+export const visitorKind = memo((userAgent: string): { agent: string | null; bot: boolean } => {
+  const agent = agentOf(userAgent);
+  return { agent, bot: agent === null && crawler(userAgent) };
+});
 
 export const software = memo((userAgent: string): Software => {
   const result = new UAParser(userAgent).getResult();

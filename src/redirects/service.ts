@@ -1,8 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { ClickRecorder } from '../clicks/recorder.js';
 import type { GeoIp } from '../clicks/geoip.js';
-import { agentOf } from '../clicks/agents.js';
-import { isBot, software } from '../clicks/user-agent.js';
+import { software, visitorKind } from '../clicks/user-agent.js';
 import type { Platform } from '../web2app/app-links.js';
 import type { Clock } from '../clock.js';
 import type { EventBus } from '../events/bus.js';
@@ -147,8 +146,9 @@ export class RedirectService {
    */
   async visit(key: LinkKey, visitor: Visitor, customDomain: string | null = null): Promise<RedirectOutcome> {
     // An AI agent's visit is counted apart and is never a click (src/clicks/agents.ts); a bot's is not counted at all.
-    const agent = visitor.counts ? agentOf(visitor.userAgent) : null;
-    const count = visitor.counts && agent === null && !isBot(visitor.userAgent);
+    const kind = visitor.counts ? visitorKind(visitor.userAgent) : null;
+    const agent = kind?.agent ?? null;
+    const count = kind !== null && agent === null && !kind.bot;
     const now = this.clock.now().getTime();
     const link = this.cache.get(cacheKey(key), now) ?? (await this.load(key, now));
     if (!link || (customDomain !== null && link.domain !== customDomain)) return { kind: 'not_found' };
@@ -166,7 +166,8 @@ export class RedirectService {
     if (link.unsafe !== null) return { kind: 'unsafe', url: link.maxClicks === null ? link.url : null, threats: link.unsafe };
     if (link.maxClicks === null) {
       if (count || agent !== null) await this.clicks.record({ ...visitor, linkId: link.id, accountId: link.accountId, counted: false, agent });
-      return this.destination(link, visitor, count);
+      // Most links have neither app targets nor a click id: they answer without another step.
+      return count && (link.appLinks !== null || link.clickIdFor !== null) ? this.destination(link, visitor) : { kind: 'redirect', url: link.url };
     }
     return this.visitCapped(key, link, count, visitor);
   }
@@ -175,8 +176,7 @@ export class RedirectService {
    * Where a counted visit goes: a phone to its app target (through a web2app session), a partner link of a CPA
    * program to the destination with a fresh click id; everyone else to the destination as it is.
    */
-  private async destination(link: CachedLink, visitor: Visitor, count: boolean): Promise<RedirectOutcome> {
-    if (!count) return { kind: 'redirect', url: link.url };
+  private async destination(link: CachedLink, visitor: Visitor): Promise<RedirectOutcome> {
     if (link.appLinks !== null) {
       const platform = PLATFORMS_BY_OS[software(visitor.userAgent).os];
       const target = platform ? link.appLinks[platform] : undefined;
@@ -219,7 +219,7 @@ export class RedirectService {
       link.exhausted = true;
       this.bus.emit('link.limit_reached', { link: summaryOf(link) });
     }
-    return this.destination(link, visitor, true);
+    return this.destination(link, visitor);
   }
 
   private async announceGeoBlocked(link: CachedLink, country: string): Promise<void> {
