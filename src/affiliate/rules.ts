@@ -1,3 +1,4 @@
+import { hasControlCharacters } from '../control-characters.js';
 import { errors } from '../errors.js';
 import { validationError } from '../http/validation-messages.js';
 import { checkDestination } from '../links/rules.js';
@@ -24,7 +25,7 @@ export interface ProgramInput {
 
 export function checkProgramName(raw: unknown): string {
   if (raw === undefined || raw === null) throw errors.missingName();
-  if (typeof raw !== 'string' || raw.trim().length === 0 || raw.trim().length > NAME_MAX || /[\u0000-\u001f\u007f]/.test(raw)) throw errors.invalidName(NAME_MAX);
+  if (typeof raw !== 'string' || raw.trim().length === 0 || raw.trim().length > NAME_MAX || hasControlCharacters(raw)) throw errors.invalidName(NAME_MAX);
   return raw.trim();
 }
 

@@ -1,3 +1,4 @@
+import { hasControlCharacters } from '../control-characters.js';
 import { errors } from '../errors.js';
 
 /** Folder name lengths: Description B allows 40 characters, A (and the MCP tools) 50. */
@@ -5,8 +6,6 @@ export const NAME_MAX_A = 50;
 export const NAME_MAX_B = 40;
 
 const COLOR_PATTERN = /^#[0-9A-Fa-f]{6}$/;
-// eslint-disable-next-line no-control-regex
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;
 
 /**
  * A folder name: trimmed, then 1 to `max` characters (code points, so an emoji counts as one), no control
@@ -17,7 +16,7 @@ export function checkName(value: unknown, max: number): string {
   if (typeof value !== 'string') throw invalidName(max);
   const name = value.trim();
   const length = [...name].length;
-  if (length < 1 || length > max || CONTROL_CHARACTERS.test(name)) throw invalidName(max);
+  if (length < 1 || length > max || hasControlCharacters(name)) throw invalidName(max);
   return name;
 }
 

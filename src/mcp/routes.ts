@@ -1,3 +1,4 @@
+import { withoutControlCharacters } from '../control-characters.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { Type } from '@sinclair/typebox';
@@ -20,7 +21,7 @@ async function mcpCaller(core: Core, caller: Caller, body: unknown): Promise<Cal
   const init = messages.find((m): m is { method: string; params?: { clientInfo?: { name?: unknown } } } => typeof m === 'object' && m !== null && (m as { method?: unknown }).method === 'initialize');
   const name = init?.params?.clientInfo?.name;
   if (typeof name !== 'string' || name.trim() === '') return { ...caller, via: 'mcp' };
-  const clientName = name.trim().replace(/[\u0000-\u001f\u007f]/g, '').slice(0, 100);
+  const clientName = withoutControlCharacters(name.trim()).slice(0, 100);
   if (caller.keyId.startsWith('key_')) await core.accounts.rememberMcpClient(caller.keyId, clientName);
   return { ...caller, via: 'mcp', clientName };
 }

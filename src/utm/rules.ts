@@ -1,3 +1,4 @@
+import { hasControlCharacters } from '../control-characters.js';
 import { appError, errors, type CatalogueCode } from '../errors.js';
 
 export const TEMPLATE_NAME_MAX = 50;
@@ -15,8 +16,6 @@ export const UTM_FIELDS = [
 export type UtmField = (typeof UTM_FIELDS)[number][0];
 export type UtmValues = Record<UtmField, string | null>;
 
-// eslint-disable-next-line no-control-regex
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;
 
 const CODES = {
   utmSource: 'INVALID_UTM_SOURCE',
@@ -31,7 +30,7 @@ export function checkUtmValue(field: UtmField, value: unknown): string | null {
   if (value === undefined || value === null) return null;
   const text = typeof value === 'string' ? value.trim() : null;
   const length = text === null ? 0 : [...text].length;
-  if (text === null || length < 1 || length > UTM_VALUE_MAX || CONTROL_CHARACTERS.test(text)) {
+  if (text === null || length < 1 || length > UTM_VALUE_MAX || hasControlCharacters(text)) {
     throw appError(CODES[field], UTM_VALUE_MAX);
   }
   return text;

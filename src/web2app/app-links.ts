@@ -1,3 +1,4 @@
+import { hasControlCharacters } from '../control-characters.js';
 import { Type } from '@sinclair/typebox';
 import { errors } from '../errors.js';
 import { Nullable } from '../http/schemas.js';
@@ -32,7 +33,7 @@ function checkDeepLink(raw: unknown, field: string, ownHostnames: ReadonlySet<st
   const text = raw.trim();
   if (text.length > MAX_URL_LENGTH) throw invalid(`${field} is longer than ${MAX_URL_LENGTH} characters`);
   // Control characters and spaces are refused outright: URL parsing would strip some of them, and a browser too.
-  if (/[\u0000-\u0020\u007f]/.test(text)) throw invalid(`${field} must not contain spaces or control characters`);
+  if (hasControlCharacters(text) || /\s/.test(text)) throw invalid(`${field} must not contain spaces or control characters`);
   let url: URL;
   try {
     url = new URL(text);
