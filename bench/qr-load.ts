@@ -1,6 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
+
+// The server runs as shipped (dist/): build it first when src/ changed.
+spawnSync(process.execPath, ['scripts/build.mjs', '--if-stale', '--server-only'], { stdio: 'inherit' });
 
 /**
  * Redirect latency while someone asks for uncached 1000-pixel QR codes, the most expensive thing Snip does without
@@ -11,7 +14,7 @@ import autocannon from 'autocannon';
 const duration = Number(process.env.BENCH_DURATION ?? 6);
 
 async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; port: number; code: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/servers/snip.ts'], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
+  const child = spawn(process.execPath, ['bench/servers/snip.mjs'], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
   const line = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout! }).once('line', resolve);
     child.once('exit', (code) => reject(new Error(`the server exited with ${code}`)));

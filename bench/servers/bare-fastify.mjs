@@ -4,5 +4,4 @@ import Fastify from 'fastify';
 const app = Fastify({ logger: false });
 app.get('/:code', async (_request, reply) => reply.redirect('https://example.com/landing?utm_source=bench', 302));
 await app.listen({ port: 0, host: '127.0.0.1' });
-const address = app.server.address();
-process.stdout.write(`${JSON.stringify({ port: typeof address === 'object' && address ? address.port : 0 })}\n`);
+process.stdout.write(`${JSON.stringify({ port: app.server.address().port })}\n`);
