@@ -6,7 +6,9 @@ import { Type } from '@sinclair/typebox';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { accountRoutesB } from './accounts/routes-b.js';
-import type { Config, TrustProxy } from './config.js';
+import type { Config } from './config.js';
+import { proxyTrust } from './http/trust-proxy.js';
+import { fastRedirects, serverWith } from './redirects/fast-path.js';
 import { createCore, type Core, type CoreOptions } from './core.js';
 import { registerAccess } from './http/access.js';
 import { registerErrorHandling } from './http/error-handler.js';
@@ -37,8 +39,6 @@ import fastifyCookie from '@fastify/cookie';
 import { dashboardRoutes } from './http/dashboard.js';
 import { sessionRoutes } from './sessions/routes.js';
 
-/** Fastify's trustProxy for TRUST_PROXY; a hop count as the function Fastify would make of it (its types lack the number). */
-const proxyTrust = (trust: TrustProxy) => (typeof trust === 'number' ? (_address: string, hop: number) => hop < trust : trust);
 
 export interface App {
   app: FastifyInstance;
@@ -48,8 +48,12 @@ export interface App {
 /** The composition root: builds the core services and the HTTP surfaces over them. Does not listen. */
 export async function buildApp(config: Config, options: CoreOptions = {}): Promise<App> {
   const logger: FastifyBaseLogger = pino({ level: config.logLevel });
+  // Cached redirects are answered before Fastify routes them (src/redirects/fast-path.ts), once the core exists;
+  // at debug level every request goes through Fastify, whose hooks log it.
+  let fastPath: ReturnType<typeof fastRedirects> | null = null;
   const app = Fastify({
     loggerInstance: logger,
+    serverFactory: serverWith((request, response) => fastPath?.handle(request, response) ?? false),
     trustProxy: proxyTrust(config.trustProxy),
     // Fastify's own request lines are at info level; Snip logs its own at debug instead (below).
     logController: new LogController({ disableRequestLogging: true }),
@@ -59,6 +63,11 @@ export async function buildApp(config: Config, options: CoreOptions = {}): Promi
 
   const core = await createCore(config, logger, options);
   app.addHook('onClose', async () => core.close());
+  if (config.logLevel !== 'debug' && config.logLevel !== 'trace') {
+    const hosts = core.ownHostnames;
+    fastPath = fastRedirects(core.redirects, { status: config.redirectStatus, ownHosts: hosts, trustProxy: config.trustProxy, limits: core.addressLimits });
+    app.addHook('preClose', async () => fastPath?.close());
+  }
 
   // Per-request lines only at debug and below: on the redirect path they would cost more than the redirect.
   if (config.logLevel === 'debug' || config.logLevel === 'trace') {

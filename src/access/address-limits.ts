@@ -48,12 +48,23 @@ export class AddressLimits {
    * could go on telling taken codes (302) from free ones (429) at full speed.
    */
   refuseIfBlocked(address: string): void {
-    if (this.blocked.size === 0) return;
+    const msLeft = this.blockedFor(address);
+    if (msLeft > 0) throw this.refusal(msLeft);
+  }
+
+  /** The same question without the refusal: the redirect's fast path leaves a blocked address to the full path. */
+  isBlocked(address: string): boolean {
+    return this.blockedFor(address) > 0;
+  }
+
+  private blockedFor(address: string): number {
+    if (this.blocked.size === 0) return 0;
     const until = this.blocked.get(address);
-    if (until === undefined) return;
+    if (until === undefined) return 0;
     const now = this.clock.now().getTime();
-    if (until > now) throw this.refusal(until - now);
+    if (until > now) return until - now;
     this.blocked.delete(address);
+    return 0;
   }
 
   private refusal(msLeft: number): AppError {

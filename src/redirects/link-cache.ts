@@ -22,6 +22,8 @@ export interface CachedLink {
   appLinks: AppLinks | null;
   /** The partnership of a CPA partner link, whose clicks carry a click id; null for other links. */
   clickIdFor: string | null;
+  /** The answer of a plain redirect to the destination, made once per cache fill. */
+  redirect: { kind: 'redirect'; url: string };
   /** Set once a capped link is seen at its cap, so later visits skip the database. */
   exhausted: boolean;
   loadedAtMs: number;

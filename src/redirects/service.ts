@@ -51,6 +51,34 @@ export interface RedirectTargets {
 
 const PLATFORMS_BY_OS: Record<string, Platform> = { iOS: 'ios', Android: 'android' };
 
+/** A visit decided from the cache: its answer, and the journal write of its click to wait for before answering. */
+export interface Decided {
+  outcome: RedirectOutcome;
+  journaled: Promise<void> | null;
+}
+
+const NOT_FOUND: RedirectOutcome = { kind: 'not_found' };
+const SCHEDULED: RedirectOutcome = { kind: 'scheduled' };
+const EXPIRED: RedirectOutcome = { kind: 'expired' };
+
+/**
+ * Whether a visit counts (a GET by a person) or is an AI agent's (counted apart, src/clicks/agents.ts); HEAD
+ * requests and other bots are neither.
+ */
+function classify(visitor: Visitor): { count: boolean; agent: string | null } {
+  if (!visitor.counts) return NOT_COUNTED;
+  const kind = visitorKind(visitor.userAgent);
+  return kind.agent !== null ? { count: false, agent: kind.agent } : kind.bot ? NOT_COUNTED : COUNTED;
+}
+const NOT_COUNTED = { count: false, agent: null } as const;
+const COUNTED = { count: true, agent: null } as const;
+
+/** The app target of a phone's platform on a link, if the link has one for it. */
+function appTarget(link: CachedLink, visitor: Visitor) {
+  const platform = PLATFORMS_BY_OS[software(visitor.userAgent).os];
+  return platform ? link.appLinks?.[platform] : undefined;
+}
+
 /** `url` with one query parameter set; a URL that will not parse (none passed the rules) gets it appended. */
 function withParam(url: string, name: string, value: string): string {
   try {
@@ -99,6 +127,7 @@ const toCached = (link: Link, loadedAtMs: number, unsafe: string[] | null, click
   expiresAtMs: link.expiresAt ? Date.parse(link.expiresAt) : null,
   activeFromMs: link.activeFrom ? Date.parse(link.activeFrom) : null,
   exhausted: link.maxClicks !== null && link.clicks >= link.maxClicks,
+  redirect: { kind: 'redirect', url: link.url },
   blockedCountries: link.blockedCountries.length > 0 ? new Set(link.blockedCountries) : null,
 });
 
@@ -145,15 +174,15 @@ export class RedirectService {
    * `customDomain`: the active custom domain the request came to, which serves only its own links.
    */
   async visit(key: LinkKey, visitor: Visitor, customDomain: string | null = null): Promise<RedirectOutcome> {
-    // An AI agent's visit is counted apart and is never a click (src/clicks/agents.ts); a bot's is not counted at all.
-    const kind = visitor.counts ? visitorKind(visitor.userAgent) : null;
-    const agent = kind?.agent ?? null;
-    const count = kind !== null && agent === null && !kind.bot;
     const now = this.clock.now().getTime();
     const link = this.cache.get(cacheKey(key), now) ?? (await this.load(key, now));
-    if (!link || (customDomain !== null && link.domain !== customDomain)) return { kind: 'not_found' };
-    if (link.activeFromMs !== null && now < link.activeFromMs) return { kind: 'scheduled' };
-    if (link.expiresAtMs !== null && now >= link.expiresAtMs) return { kind: 'expired' };
+    if (!link) return NOT_FOUND;
+    const decided = this.decideFor(link, visitor, customDomain, now);
+    if (decided !== undefined) {
+      if (decided.journaled !== null) await decided.journaled;
+      return decided.outcome;
+    }
+    const { count, agent } = classify(visitor);
     if (link.blockedCountries !== null) {
       const country = this.geo.lookup(visitor.ip)?.country;
       if (country && link.blockedCountries.has(country)) {
@@ -166,10 +195,38 @@ export class RedirectService {
     if (link.unsafe !== null) return { kind: 'unsafe', url: link.maxClicks === null ? link.url : null, threats: link.unsafe };
     if (link.maxClicks === null) {
       if (count || agent !== null) await this.clicks.record({ ...visitor, linkId: link.id, accountId: link.accountId, counted: false, agent });
-      // Most links have neither app targets nor a click id: they answer without another step.
-      return count && (link.appLinks !== null || link.clickIdFor !== null) ? this.destination(link, visitor) : { kind: 'redirect', url: link.url };
+      return count ? this.destination(link, visitor) : link.redirect;
     }
     return this.visitCapped(key, link, count, visitor);
+  }
+
+  /**
+   * The visit of a cached link on Snip's own host (no custom domain), decided without waiting for anything: the
+   * server's fast path (src/redirects/fast-path.ts) answers from it before Fastify routes the request. Undefined when
+   * the link is not cached or the visit needs more (then `visit` decides); never a side effect in that case.
+   */
+  decideCached(code: string, visitor: Visitor): Decided | undefined {
+    const now = this.clock.now().getTime();
+    const link = this.cache.get(code, now);
+    return link === undefined ? undefined : this.decideFor(link, visitor, null, now);
+  }
+
+  /**
+   * What a visit of `link` answers when that needs no database work: not active yet, expired, or an uncapped
+   * link's redirect (its click journaled, see `journaled`). Undefined for the rest: blocked countries (a GeoIP
+   * lookup and perhaps an event), unsafe destinations, click caps, and a phone's visit of a link with app targets.
+   */
+  private decideFor(link: CachedLink, visitor: Visitor, customDomain: string | null, now: number): Decided | undefined {
+    if (customDomain !== null && link.domain !== customDomain) return { outcome: NOT_FOUND, journaled: null };
+    if (link.activeFromMs !== null && now < link.activeFromMs) return { outcome: SCHEDULED, journaled: null };
+    if (link.expiresAtMs !== null && now >= link.expiresAtMs) return { outcome: EXPIRED, journaled: null };
+    if (link.blockedCountries !== null || link.unsafe !== null || link.maxClicks !== null) return undefined;
+    const { count, agent } = classify(visitor);
+    if (count && link.appLinks !== null && appTarget(link, visitor) !== undefined) return undefined;
+    const journaled = count || agent !== null ? this.clicks.record({ ...visitor, linkId: link.id, accountId: link.accountId, counted: false, agent }) : null;
+    // A click id is minted for counted clicks of a CPA partner link; every other visit gets the link's own answer.
+    const outcome = count && link.clickIdFor !== null ? { kind: 'redirect' as const, url: withParam(link.url, 'snip_cid', this.targets.issueClickId(link.clickIdFor)) } : link.redirect;
+    return { outcome, journaled };
   }
 
   /**
@@ -179,7 +236,7 @@ export class RedirectService {
   private async destination(link: CachedLink, visitor: Visitor): Promise<RedirectOutcome> {
     if (link.appLinks !== null) {
       const platform = PLATFORMS_BY_OS[software(visitor.userAgent).os];
-      const target = platform ? link.appLinks[platform] : undefined;
+      const target = appTarget(link, visitor);
       if (platform && target) {
         try {
           const sid = await this.targets.openAppSession(link, platform, target.deepLink, paramsOf(link.url, visitor.query));

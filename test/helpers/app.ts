@@ -26,6 +26,14 @@ export class TestClock implements Clock {
   advance(ms: number): void {
     this.offsetMs += ms;
   }
+  /**
+   * Moves to just after the start of the next window of `windowMs` (a minute by default), so a test that counts
+   * against a per-minute budget has the whole window, however slow the machine, rather than straddling two.
+   */
+  startWindow(windowMs = 60_000): void {
+    const now = this.now().getTime();
+    this.advance(windowMs - (now % windowMs) + 1);
+  }
 }
 
 export interface TestUser {

@@ -246,6 +246,7 @@ describe('dashboard calls and the per-minute limits', () => {
   const t = useTestApp({ PLANS_FILE: new URL('../fixtures/plans-minute.json', import.meta.url).pathname, PUBLIC_REQUESTS_PER_MINUTE: '12' });
 
   it("are limited per client address, not by the plan's requests per minute: a page's many calls fit", async () => {
+    t.clock.startWindow();
     const browser = new Browser(t.app);
     const email = uniqueEmail();
     await browser.signUp(email);
