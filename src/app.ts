@@ -54,6 +54,9 @@ export async function buildApp(config: Config, options: CoreOptions = {}): Promi
   const app = Fastify({
     loggerInstance: logger,
     serverFactory: serverWith((request, response) => fastPath?.handle(request, response) ?? false),
+    // As with a server Fastify makes itself: server.close() ends idle keep-alive connections (Node >= 19), and none
+    // is ended earlier, while a request is still arriving on it.
+    forceCloseConnections: false,
     trustProxy: proxyTrust(config.trustProxy),
     // Fastify's own request lines are at info level; Snip logs its own at debug instead (below).
     logController: new LogController({ disableRequestLogging: true }),

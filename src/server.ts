@@ -24,7 +24,10 @@ async function main(): Promise<void> {
     // during the drain would hold the process open until the client hangs up, so reap them as they go idle.
     const reaper = setInterval(() => app.server.closeIdleConnections(), 100);
     try {
-      await app.close(); // stops accepting, waits for in-flight requests, then drains clicks and closes the database
+      // The server was listened on directly (below), so Fastify leaves closing it to us: stop accepting and wait for
+      // the requests in flight, then close the app (drains clicks, closes the database).
+      await new Promise<void>((resolve) => app.server.close(() => resolve()));
+      await app.close();
       clearInterval(reaper);
       app.log.info('stopped');
       process.exit(0);
