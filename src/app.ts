@@ -66,9 +66,9 @@ export async function buildApp(config: Config, options: CoreOptions = {}): Promi
 
   const core = await createCore(config, logger, options);
   app.addHook('onClose', async () => core.close());
+  const hosts = { ownHosts: core.ownHostnames, activeDomain: (host: string) => core.domains.activeDomain(host) };
   if (config.logLevel !== 'debug' && config.logLevel !== 'trace') {
-    const hosts = core.ownHostnames;
-    fastPath = fastRedirects(core.redirects, { status: config.redirectStatus, ownHosts: hosts, trustProxy: config.trustProxy, limits: core.addressLimits });
+    fastPath = fastRedirects(core.redirects, { status: config.redirectStatus, hosts, trustProxy: config.trustProxy, limits: core.addressLimits });
     app.addHook('preClose', async () => fastPath?.close());
   }
 
@@ -122,7 +122,6 @@ export async function buildApp(config: Config, options: CoreOptions = {}): Promi
   await app.register(mcpRoutes(core));
   await app.register(homeRoutes({ baseUrl: config.baseUrl, rootRedirect: config.rootRedirect, isCustomDomain: async (host) => !core.ownHostnames.has(host) && (await core.domains.activeDomain(host)) !== null }));
   await app.register(dashboardRoutes(config.dashboardDir));
-  const hosts = { ownHosts: core.ownHostnames, activeDomain: (host: string) => core.domains.activeDomain(host) };
   await app.register(redirectRoutes(core.redirects, config.redirectStatus, preview, hosts, core.addressLimits));
   await app.ready();
   return { app, core };

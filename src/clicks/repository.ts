@@ -98,12 +98,32 @@ async function pruneClicks(trx: Transaction<Database>, linkId: string, keep: num
     .execute();
 }
 
+/** How often links' click records are trimmed back to the newest KEPT_CLICKS_PER_LINK. */
+export const TRIM_EVERY_MS = 5_000;
+
 export class ClicksRepository {
+  /** Links (with `v` or `g` for visible or grace records) that got click records since the last trim. */
+  private readonly untrimmed = new Set<string>();
+  private lastTrimMs = 0;
+
   constructor(
     private readonly db: Kysely<Database>,
     private readonly dialect: Dialect,
     private readonly outbox: EventOutbox,
   ) {}
+
+  /**
+   * Trims the click records of the links that got some, at most every TRIM_EVERY_MS, in the batch's transaction:
+   * a busy link is trimmed a few times a minute rather than with every batch, and holds at most the records of
+   * those seconds beyond its newest 100 meanwhile (readers ask for the newest 100, so they never see the rest).
+   */
+  private async trim(trx: Transaction<Database>): Promise<string[]> {
+    const now = Date.now();
+    if (this.untrimmed.size === 0 || now - this.lastTrimMs < TRIM_EVERY_MS) return [];
+    const kinds = [...this.untrimmed];
+    for (const kind of kinds) await pruneClicks(trx, kind.slice(1), KEPT_CLICKS_PER_LINK, kind[0] === 'g');
+    return kinds;
+  }
 
   async accountStates(accountIds: string[], cycle: string): Promise<AccountClickState[]> {
     if (accountIds.length === 0) return [];
@@ -118,13 +138,14 @@ export class ClicksRepository {
 
   /** Everything of the batch, its click events and the journal checkpoint, in one transaction. */
   async commit(batch: ClickBatch): Promise<void> {
+    let trimmed: string[] = [];
     await this.db.transaction().execute(async (trx) => {
       if (batch.events.length > 0) await this.outbox.append(trx, batch.events.map((payload) => ({ event: 'link.click' as const, payload })));
       if (batch.clicks.length > 0) {
         await jsonRows(this.dialect, 'clicks', CLICK_COLUMNS, batch.clicks).execute(trx);
-        const kinds = new Set(batch.clicks.map((c) => `${c.grace_cycle === null ? 'v' : 'g'}${c.link_id}`));
-        for (const kind of kinds) await pruneClicks(trx, kind.slice(1), KEPT_CLICKS_PER_LINK, kind[0] === 'g');
+        for (const c of batch.clicks) this.untrimmed.add(`${c.grace_cycle === null ? 'v' : 'g'}${c.link_id}`);
       }
+      trimmed = await this.trim(trx);
 
       const uniques = new Map<string, RollupRow>();
       if (batch.visitors.length > 0) {
@@ -174,6 +195,11 @@ export class ClicksRepository {
       }
     });
     if (batch.events.length > 0) this.outbox.committed();
+    // Only a committed trim counts: a rolled-back one is owed again with the batch's retry.
+    if (trimmed.length > 0) {
+      this.lastTrimMs = Date.now();
+      for (const kind of trimmed) this.untrimmed.delete(kind);
+    }
   }
 
   async checkpoint(journalId: string): Promise<JournalPosition | null> {

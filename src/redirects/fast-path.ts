@@ -5,12 +5,13 @@ import type { RedirectStatus, TrustProxy } from '../config.js';
 import { clientAddressOf } from '../http/trust-proxy.js';
 import { CODE_PATTERN } from '../links/rules.js';
 import { normalHostname } from '../net/hostname.js';
+import type { CustomHosts } from './routes.js';
 import type { RedirectService } from './service.js';
 
 export interface FastPathOptions {
   status: RedirectStatus;
-  /** Snip's own host names (BASE_URL's): a custom domain's request goes the full way. */
-  ownHosts: ReadonlySet<string>;
+  /** Snip's own host names (BASE_URL's), and which other hosts are active custom domains (as the route asks). */
+  hosts: CustomHosts;
   trustProxy: TrustProxy;
   limits: AddressLimits;
 }
@@ -25,26 +26,35 @@ function hostnameOf(host: string): string {
 }
 
 /**
- * The redirect's fast path: `GET`/`HEAD /{code}` on Snip's own host for a link the redirect cache holds, decided
+ * The redirect's fast path: `GET`/`HEAD /{code}` for a link the redirect cache holds, on a host the domain map knows, decided
  * by the same `RedirectService` code as the Fastify route (`decideCached`) and answered with the same 302 before
  * Fastify routes the request, so a redirect costs what the answer needs and no more. Anything else — an
- * uncached link, a custom domain, a page instead of a redirect, a blocked address, a server shutting down —
+ * uncached link, a host the domain map has not read yet, a page instead of a redirect, a blocked address, a server shutting down —
  * answers false and goes to Fastify, which handles it as before.
  */
 export function fastRedirects(redirects: RedirectService, options: FastPathOptions) {
   const addressOf = clientAddressOf(options.trustProxy);
   const trustsProxy = options.trustProxy !== false;
-  const ownHost = new Map<string, boolean>();
+  const { hosts } = options;
+  /** Host header → its normal hostname, null for Snip's own. */
+  const hostnames = new Map<string, string | null>();
   let open = true;
 
-  const isOwn = (host: string): boolean => {
-    let own = ownHost.get(host);
-    if (own === undefined) {
-      own = options.ownHosts.has(normalHostname(hostnameOf(host)));
-      if (ownHost.size >= HOSTS_REMEMBERED) ownHost.clear(); // made-up Host headers cannot grow it
-      ownHost.set(host, own);
+  /**
+   * The custom domain a Host header names (its hostname), null for Snip's own host or a host that is no active
+   * domain (served as Snip's own, as the route does), undefined when the domain map must first be read.
+   */
+  const domainOf = (host: string): string | null | undefined => {
+    let hostname = hostnames.get(host);
+    if (hostname === undefined) {
+      const normal = normalHostname(hostnameOf(host));
+      hostname = hosts.ownHosts.has(normal) ? null : normal;
+      if (hostnames.size >= HOSTS_REMEMBERED) hostnames.clear(); // made-up Host headers cannot grow it
+      hostnames.set(host, hostname);
     }
-    return own;
+    if (hostname === null) return null;
+    const domain = hosts.activeDomain(hostname);
+    return domain instanceof Promise ? undefined : (domain?.hostname ?? null);
   };
 
   const answer = (response: ServerResponse, location: string) => {
@@ -63,11 +73,13 @@ export function fastRedirects(redirects: RedirectService, options: FastPathOptio
       const code = url.slice(1, 7);
       if (!CODE_PATTERN.test(code) || isReservedPath(code)) return false;
       const host = request.headers.host;
-      if (host === undefined || !isOwn(host) || (trustsProxy && request.headers['x-forwarded-host'] !== undefined)) return false;
+      if (host === undefined || (trustsProxy && request.headers['x-forwarded-host'] !== undefined)) return false;
+      const customDomain = domainOf(host);
+      if (customDomain === undefined) return false;
       const ip = addressOf(request);
       if (ip === undefined || options.limits.isBlocked(ip)) return false;
       const visitor = { counts: method === 'GET', ip, userAgent: request.headers['user-agent'] ?? '', referer: request.headers.referer, query: query < 0 ? '' : url.slice(query + 1) };
-      const decided = redirects.decideCached(code, visitor);
+      const decided = redirects.decideCached(code, visitor, customDomain);
       if (decided === undefined || decided.outcome.kind !== 'redirect') return false;
       const location = decided.outcome.url;
       if (decided.journaled === null) answer(response, location);

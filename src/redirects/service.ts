@@ -201,14 +201,14 @@ export class RedirectService {
   }
 
   /**
-   * The visit of a cached link on Snip's own host (no custom domain), decided without waiting for anything: the
+   * The visit of a cached link (on the active custom domain `customDomain`, or null), decided without waiting: the
    * server's fast path (src/redirects/fast-path.ts) answers from it before Fastify routes the request. Undefined when
    * the link is not cached or the visit needs more (then `visit` decides); never a side effect in that case.
    */
-  decideCached(code: string, visitor: Visitor): Decided | undefined {
+  decideCached(code: string, visitor: Visitor, customDomain: string | null): Decided | undefined {
     const now = this.clock.now().getTime();
     const link = this.cache.get(code, now);
-    return link === undefined ? undefined : this.decideFor(link, visitor, null, now);
+    return link === undefined ? undefined : this.decideFor(link, visitor, customDomain, now);
   }
 
   /**
