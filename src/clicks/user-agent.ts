@@ -1,5 +1,4 @@
 import { createIsbotFromList, list } from 'isbot';
-import { LRUCache } from 'lru-cache';
 import { UAParser } from 'ua-parser-js';
 import { agentOf } from './agents.js';
 
@@ -11,16 +10,21 @@ export interface Software {
   device: Device;
 }
 
-/** A memo for repeated inputs: the same browsers visit again and again, and parsing a User-Agent is not free. */
+/**
+ * A memo for repeated inputs: the same browsers visit again and again, and parsing a User-Agent is not free. A
+ * plain Map, on the redirect path where an LRU's bookkeeping cost more than the lookup; when full, the oldest
+ * entry goes, so made-up user agents cannot grow it and the browsers in use come straight back.
+ */
 function memo<T extends object | boolean>(compute: (key: string) => T, capacity = 5_000): (key: string) => T {
-  const cache = new LRUCache<string, { value: T }>({ max: capacity });
+  const cache = new Map<string, T>();
   return (key) => {
-    let entry = cache.get(key);
-    if (entry === undefined) {
-      entry = { value: compute(key) };
-      cache.set(key, entry);
+    let value = cache.get(key);
+    if (value === undefined) {
+      value = compute(key);
+      if (cache.size >= capacity) cache.delete(cache.keys().next().value!);
+      cache.set(key, value);
     }
-    return entry.value;
+    return value;
   };
 }
 

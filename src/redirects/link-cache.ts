@@ -1,4 +1,3 @@
-import { LRUCache } from 'lru-cache';
 import type { AppLinks } from '../web2app/app-links.js';
 
 /** What the redirect needs to know about a link, kept in memory. */
@@ -36,15 +35,14 @@ export interface CachedLink {
 export const CACHE_TTL_MS = 10_000;
 
 /**
- * A bounded least-recently-used map (lru-cache) in front of the link store. The age limit is checked here, against
- * the service's clock, rather than by lru-cache's own timer, so a test's clock governs it like every other time rule.
+ * A bounded map in front of the link store: when full, the oldest entry goes (an evicted hot link costs one read to
+ * come back, cheaper over time than an LRU's bookkeeping on every redirect). The age limit is checked here, against
+ * the service's clock, so a test's clock governs it like every other time rule.
  */
 export class LinkCache {
-  private readonly entries: LRUCache<string, CachedLink>;
+  private readonly entries = new Map<string, CachedLink>();
 
-  constructor(capacity = 50_000) {
-    this.entries = new LRUCache({ max: capacity });
-  }
+  constructor(private readonly capacity = 50_000) {}
 
   get(key: string, nowMs: number): CachedLink | undefined {
     const entry = this.entries.get(key);
@@ -56,6 +54,7 @@ export class LinkCache {
   }
 
   set(key: string, entry: CachedLink): void {
+    if (this.entries.size >= this.capacity && !this.entries.has(key)) this.entries.delete(this.entries.keys().next().value!);
     this.entries.set(key, entry);
   }
 
