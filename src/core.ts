@@ -135,7 +135,7 @@ export async function createCore(config: Config, log: FastifyBaseLogger, options
   const usage = new UsageService(config.plans, fastCounters, durableCounters, clock, log);
   const clicksRepo = new ClicksRepository(database.db, database.dialect, outbox);
   const journalRoot = path.join(config.dataDir, 'journal');
-  const geo = GeoIp.open(config.geoipDb);
+  const geo = GeoIp.open(config.geoipDb, options.background !== false);
   const clicks = new ClickRecorder(
     ClickJournal.create(journalRoot),
     clicksRepo,

@@ -53,14 +53,18 @@ function reader(file: string): Reader<Response> {
  */
 export class GeoIp {
   private constructor(
-    private readonly v4: Reader<Response>,
+    private readonly v4File: string,
     private readonly v6File: string | null,
   ) {}
 
-  static open(file: string | null): GeoIp {
-    if (file) return new GeoIp(reader(file), null);
-    const files = bundled();
-    return new GeoIp(reader(files.v4), files.v6);
+  /**
+   * `eager`: read the (IPv4) database now, as a server does at start so no visitor waits for it; a one-shot
+   * command (the CLI) that records no clicks never reads its 60 MB.
+   */
+  static open(file: string | null, eager = true): GeoIp {
+    const geo = file ? new GeoIp(file, null) : new GeoIp(bundled().v4, bundled().v6);
+    if (eager) reader(geo.v4File);
+    return geo;
   }
 
   private readonly recent = new Map<string, Place | null>();
@@ -79,7 +83,7 @@ export class GeoIp {
   private read(ip: string): Place | null {
     const address = ip.startsWith('::ffff:') ? ip.slice(7) : ip;
     try {
-      if (!address.includes(':') || !this.v6File) return toPlace(this.v4.get(address));
+      if (!address.includes(':') || !this.v6File) return toPlace(reader(this.v4File).get(address));
       return toPlace(reader(this.v6File).get(address));
     } catch {
       return null; // not an address the database can read
