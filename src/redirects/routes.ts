@@ -27,7 +27,7 @@ const responses = (status: RedirectStatus) => ({
   404: htmlPage('Unknown link, or not active yet'),
   410: htmlPage('Expired, or the click limit was reached'),
   451: htmlPage("The link blocks visitors from the visitor's country"),
-  200: htmlPage('With a trailing +: the preview page; for a destination scanned unsafe: a warning page instead of the redirect; for a link with a click cap (maxClicks), to HEAD and bots: a page without the destination'),
+  200: htmlPage('With a trailing +: the preview page; for a destination scanned unsafe: a warning page instead of the redirect; for a link with a click cap (maxClicks), to HEAD and bots: a page without the destination; for an iPhone or Android visitor of a link with app targets (appLinks): a page that opens the app, else the store, both with snip_sid'),
 });
 
 /** GET and HEAD /{code} and /{prefix}/{slug}. HEAD redirects too but never counts as a click (nor reads a capped link). */
