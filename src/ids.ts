@@ -1,4 +1,7 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+
+/** The SHA-256 (hex) a secret is stored as: API keys, web2app session ids. */
+export const secretHash = (secret: string): string => createHash('sha256').update(secret).digest('hex');
 
 const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 

@@ -1,12 +1,11 @@
-import { createHash } from 'node:crypto';
-import { randomBase62 } from '../ids.js';
+import { randomBase62, secretHash } from '../ids.js';
 
 export const API_KEY_PREFIX = 'snip_';
 const KEY_BODY_LENGTH = 40;
 const DISPLAY_PREFIX_LENGTH = API_KEY_PREFIX.length + 8;
 
 /** Keys carry 238 random bits, so a fast hash is enough: nothing can be brute-forced from it. */
-export const hashApiKey = (key: string): string => createHash('sha256').update(key).digest('hex');
+export const hashApiKey = (key: string): string => secretHash(key);
 
 export function generateApiKey(): { key: string; hash: string; displayPrefix: string } {
   const key = API_KEY_PREFIX + randomBase62(KEY_BODY_LENGTH);

@@ -2,6 +2,7 @@ import type { Clock } from '../clock.js';
 import { isUniqueViolation } from '../db/database.js';
 import { errors } from '../errors.js';
 import { newId } from '../ids.js';
+import { withoutControlCharacters } from '../control-characters.js';
 import { generateApiKey, hashApiKey, looksLikeApiKey } from './api-keys.js';
 import { namespaceCandidates, normalizeNamespace } from './namespace-rules.js';
 import { TIERS, isTier, type PlanLimits, type Plans, type Tier } from './plans.js';
@@ -162,9 +163,17 @@ export class AccountsService {
     return { accountId: account.id, email: account.email, tier: account.tier, namespace: account.namespace, keyId: row.key_id, clientName: row.mcp_client_name };
   }
 
-  /** Remembers the MCP client a key introduced itself as, for the calls of later, stateless POSTs. */
-  async rememberMcpClient(keyId: string, clientName: string): Promise<void> {
-    await this.repo.setMcpClientName(keyId, clientName);
+  /**
+   * Remembers the MCP client a key introduced itself as (initialize's clientInfo.name), for the calls of later,
+   * stateless POSTs; answers the name as kept (one line, at most 100 characters), or null for none given.
+   */
+  async rememberMcpClient(keyId: string, raw: unknown): Promise<string | null> {
+    if (typeof raw !== 'string') return null;
+    const clientName = withoutControlCharacters(raw.trim()).slice(0, 100);
+    if (clientName === '') return null;
+    // Only a real key remembers it; the operator's and a session's callers have no key row.
+    if (keyId.startsWith('key_')) await this.repo.setMcpClientName(keyId, clientName);
+    return clientName;
   }
 
   /** The account row for a sign-in by email, password hash included; undefined for an email no account has. */

@@ -1,5 +1,4 @@
-import { hasControlCharacters } from '../control-characters.js';
-import { errors } from '../errors.js';
+import { checkName } from '../names.js';
 import { validationError } from '../http/validation-messages.js';
 import { checkDestination } from '../links/rules.js';
 
@@ -23,11 +22,7 @@ export interface ProgramInput {
   status?: unknown;
 }
 
-export function checkProgramName(raw: unknown): string {
-  if (raw === undefined || raw === null) throw errors.missingName();
-  if (typeof raw !== 'string' || raw.trim().length === 0 || raw.trim().length > NAME_MAX || hasControlCharacters(raw)) throw errors.invalidName(NAME_MAX);
-  return raw.trim();
-}
+export const checkProgramName = (raw: unknown): string => checkName(raw, NAME_MAX);
 
 export function checkCommissionType(raw: unknown): CommissionType {
   if (raw === undefined || raw === null) throw validationError(['commissionType'], { rule: 'required' });

@@ -1,4 +1,3 @@
-import { hasControlCharacters } from '../control-characters.js';
 import { errors } from '../errors.js';
 
 /** Folder name lengths: Description B allows 40 characters, A (and the MCP tools) 50. */
@@ -7,20 +6,8 @@ export const NAME_MAX_B = 40;
 
 const COLOR_PATTERN = /^#[0-9A-Fa-f]{6}$/;
 
-/**
- * A folder name: trimmed, then 1 to `max` characters (code points, so an emoji counts as one), no control
- * characters (a name is shown on one line in lists).
- */
-export function checkName(value: unknown, max: number): string {
-  if (value === undefined || value === null) throw errors.missingName();
-  if (typeof value !== 'string') throw invalidName(max);
-  const name = value.trim();
-  const length = [...name].length;
-  if (length < 1 || length > max || hasControlCharacters(name)) throw invalidName(max);
-  return name;
-}
-
-export const invalidName = (max: number) => errors.invalidName(max);
+/** A folder's name follows the rules of every name (src/names.ts). */
+export { checkName, invalidName } from '../names.js';
 
 /** `#RRGGBB` in either case, kept upper case so one colour has one spelling; null means no colour. */
 export function checkColor(value: unknown): string | null {

@@ -11,6 +11,7 @@ export const proxyTrust = (trust: TrustProxy) => (typeof trust === 'number' ? (_
  */
 export function clientAddressOf(trust: TrustProxy): (request: IncomingMessage) => string | undefined {
   if (trust === false) return (request) => request.socket.remoteAddress;
-  const fn = trust === true ? () => true : typeof trust === 'number' ? (_address: string, hop: number) => hop < trust : proxyAddr.compile(trust);
+  const given = proxyTrust(trust);
+  const fn = given === true ? () => true : typeof given === 'function' ? given : proxyAddr.compile(given as string[]);
   return (request) => proxyAddr(request, fn);
 }

@@ -1,4 +1,3 @@
-import { withoutControlCharacters } from '../control-characters.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { Type } from '@sinclair/typebox';
@@ -19,11 +18,8 @@ import { mcpServer, toolPolicy } from './server.js';
 async function mcpCaller(core: Core, caller: Caller, body: unknown): Promise<Caller> {
   const messages = Array.isArray(body) ? body : [body];
   const init = messages.find((m): m is { method: string; params?: { clientInfo?: { name?: unknown } } } => typeof m === 'object' && m !== null && (m as { method?: unknown }).method === 'initialize');
-  const name = init?.params?.clientInfo?.name;
-  if (typeof name !== 'string' || name.trim() === '') return { ...caller, via: 'mcp' };
-  const clientName = withoutControlCharacters(name.trim()).slice(0, 100);
-  if (caller.keyId.startsWith('key_')) await core.accounts.rememberMcpClient(caller.keyId, clientName);
-  return { ...caller, via: 'mcp', clientName };
+  const clientName = init ? await core.accounts.rememberMcpClient(caller.keyId, init.params?.clientInfo?.name) : null;
+  return clientName === null ? { ...caller, via: 'mcp' } : { ...caller, via: 'mcp', clientName };
 }
 
 const JsonRpc = Type.Unknown({ description: 'A JSON-RPC 2.0 request (or batch)' });

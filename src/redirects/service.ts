@@ -73,10 +73,12 @@ function classify(visitor: Visitor): { count: boolean; agent: string | null } {
 const NOT_COUNTED = { count: false, agent: null } as const;
 const COUNTED = { count: true, agent: null } as const;
 
-/** The app target of a phone's platform on a link, if the link has one for it. */
+/** The app target for the visitor's phone on a link, if the link has one for that platform. */
 function appTarget(link: CachedLink, visitor: Visitor) {
+  if (link.appLinks === null) return undefined;
   const platform = PLATFORMS_BY_OS[software(visitor.userAgent).os];
-  return platform ? link.appLinks?.[platform] : undefined;
+  const target = platform ? link.appLinks[platform] : undefined;
+  return platform && target ? { platform, target } : undefined;
 }
 
 /** `url` with one query parameter set; a URL that will not parse (none passed the rules) gets it appended. */
@@ -222,7 +224,7 @@ export class RedirectService {
     if (link.expiresAtMs !== null && now >= link.expiresAtMs) return { outcome: EXPIRED, journaled: null };
     if (link.blockedCountries !== null || link.unsafe !== null || link.maxClicks !== null) return undefined;
     const { count, agent } = classify(visitor);
-    if (count && link.appLinks !== null && appTarget(link, visitor) !== undefined) return undefined;
+    if (count && appTarget(link, visitor) !== undefined) return undefined;
     const journaled = count || agent !== null ? this.clicks.record({ ...visitor, linkId: link.id, accountId: link.accountId, counted: false, agent }) : null;
     // A click id is minted for counted clicks of a CPA partner link; every other visit gets the link's own answer.
     const outcome = count && link.clickIdFor !== null ? { kind: 'redirect' as const, url: withParam(link.url, 'snip_cid', this.targets.issueClickId(link.clickIdFor)) } : link.redirect;
@@ -234,17 +236,14 @@ export class RedirectService {
    * program to the destination with a fresh click id; everyone else to the destination as it is.
    */
   private async destination(link: CachedLink, visitor: Visitor): Promise<RedirectOutcome> {
-    if (link.appLinks !== null) {
-      const platform = PLATFORMS_BY_OS[software(visitor.userAgent).os];
-      const target = appTarget(link, visitor);
-      if (platform && target) {
-        try {
-          const sid = await this.targets.openAppSession(link, platform, target.deepLink, paramsOf(link.url, visitor.query));
-          return { kind: 'app', deepLink: withParam(target.deepLink, 'snip_sid', sid), storeUrl: withParam(target.storeUrl, 'snip_sid', sid) };
-        } catch (err) {
-          // The visitor still gets where the link goes: the web page instead of the app.
-          this.log.error({ err, linkId: link.id }, 'could not open a web2app session');
-        }
+    const app = appTarget(link, visitor);
+    if (app !== undefined) {
+      try {
+        const sid = await this.targets.openAppSession(link, app.platform, app.target.deepLink, paramsOf(link.url, visitor.query));
+        return { kind: 'app', deepLink: withParam(app.target.deepLink, 'snip_sid', sid), storeUrl: withParam(app.target.storeUrl, 'snip_sid', sid) };
+      } catch (err) {
+        // The visitor still gets where the link goes: the web page instead of the app.
+        this.log.error({ err, linkId: link.id }, 'could not open a web2app session');
       }
     }
     if (link.clickIdFor !== null) return { kind: 'redirect', url: withParam(link.url, 'snip_cid', this.targets.issueClickId(link.clickIdFor)) };

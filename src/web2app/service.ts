@@ -1,8 +1,7 @@
-import { createHash } from 'node:crypto';
 import type { Caller } from '../accounts/service.js';
 import type { Clock } from '../clock.js';
 import { errors } from '../errors.js';
-import { randomBase62 } from '../ids.js';
+import { randomBase62, secretHash as hashOf } from '../ids.js';
 import type { Platform } from './app-links.js';
 import type { Web2appRepository, Web2appSessionRow } from './repository.js';
 
@@ -13,7 +12,6 @@ const KEEP_EXPIRED_MS = 7 * 24 * 60 * 60 * 1000;
 const SWEEP_MS = 60 * 60 * 1000;
 const ID_PATTERN = /^w2a_[A-Za-z0-9]{32}$/;
 
-const hashOf = (id: string) => createHash('sha256').update(id).digest('hex');
 
 export interface ClaimedSession {
   shortCode: string;
