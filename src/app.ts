@@ -38,6 +38,8 @@ import { registerAddressLimits } from './http/address-limits.js';
 import fastifyCookie from '@fastify/cookie';
 import { dashboardRoutes } from './http/dashboard.js';
 import { sessionRoutes } from './sessions/routes.js';
+import { oauthRoutes, resourceMetadataPath } from './oauth/routes.js';
+import { interactionRoutes } from './oauth/interactions.js';
 
 
 export interface App {
@@ -87,7 +89,7 @@ export async function buildApp(config: Config, options: CoreOptions = {}): Promi
   await registerOpenApi(app, config.baseUrl);
   // Cookies are parsed only where a session is read (src/sessions/cookie.ts), never on the redirect path.
   await app.register(fastifyCookie, { hook: false });
-  registerAccess(app, core.accounts, core.usage, config.plans, { service: core.sessions, perAddress: core.addressLimits });
+  registerAccess(app, core.accounts, core.usage, config.plans, { service: core.sessions, perAddress: core.addressLimits }, core.oauth);
   registerAddressLimits(app, core.addressLimits);
 
   app.get(
@@ -119,7 +121,9 @@ export async function buildApp(config: Config, options: CoreOptions = {}): Promi
   };
   await app.register(linkScanRoutes(core.trust));
   await app.register(domainRoutes(core.domains));
-  await app.register(mcpRoutes(core));
+  await app.register(mcpRoutes(core, `${config.baseUrl}${resourceMetadataPath('/mcp')}`));
+  await app.register(oauthRoutes(core.oauth, core.oauthProvider, config.baseUrl));
+  await app.register(interactionRoutes(core.oauth, core.sessions, config.baseUrl.startsWith('https:')));
   await app.register(homeRoutes({ baseUrl: config.baseUrl, rootRedirect: config.rootRedirect, isCustomDomain: async (host) => !core.ownHostnames.has(host) && (await core.domains.activeDomain(host)) !== null }));
   await app.register(dashboardRoutes(config.dashboardDir));
   await app.register(redirectRoutes(core.redirects, config.redirectStatus, preview, hosts, core.addressLimits));

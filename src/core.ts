@@ -61,6 +61,10 @@ import { AgentLinksRepository } from './agentlinks/repository.js';
 import { AgentLinksService } from './agentlinks/service.js';
 import { Web2appRepository } from './web2app/repository.js';
 import { Web2appService } from './web2app/service.js';
+import type Provider from 'oidc-provider';
+import { OAuthRepository } from './oauth/repository.js';
+import { createOAuthProvider, newOAuthSecrets } from './oauth/provider.js';
+import { OAuthService } from './oauth/service.js';
 
 export interface CoreOptions {
   clock?: Clock;
@@ -105,6 +109,10 @@ export interface Core {
   affiliate: AffiliateService;
   agentLinks: AgentLinksService;
   web2app: Web2appService;
+  /** OAuth 2.1 for the MCP endpoint: tokens, connected applications, consent. */
+  oauth: OAuthService;
+  /** The authorization server itself (src/oauth/provider.ts), mounted under /oauth. */
+  oauthProvider: Provider;
   close(): Promise<void>;
 }
 
@@ -160,6 +168,18 @@ export async function createCore(config: Config, log: FastifyBaseLogger, options
   await clicks.recoverOrphans(journalRoot);
   const expiry = new ExpirySweeper(linksRepo, bus, clock, log);
   const web2app = new Web2appService(new Web2appRepository(database.db), clock);
+  const accounts = new AccountsService(new AccountsRepository(database.db), clock, config.plans);
+  const oauthRepo = new OAuthRepository(database.db);
+  const fresh = newOAuthSecrets();
+  const oauthProvider = createOAuthProvider({
+    baseUrl: config.baseUrl,
+    repo: oauthRepo,
+    clock,
+    secrets: { signingKey: await clicksRepo.secret('oauth-signing-key', fresh.signingKey), cookieKey: await clicksRepo.secret('oauth-cookie-key', fresh.cookieKey) },
+    behindProxy: config.trustProxy !== false,
+    accountExists: async (id) => (await accounts.accountById(id)) !== null,
+  });
+  const oauth = new OAuthService(oauthProvider, oauthRepo, accounts, clock, `${config.baseUrl}/mcp`);
   // The background work belongs to the server: a short-lived CLI process leaves it to the server, which picks
   // up what the CLI did (outbox rows, links owed a scan) from the database.
   const background = new Lifecycle([
@@ -168,13 +188,13 @@ export async function createCore(config: Config, log: FastifyBaseLogger, options
     { name: 'outbox relay', start: () => relay.start(), stop: () => relay.stop() },
     { name: 'webhook deliveries', start: () => dispatcher.start(), stop: () => dispatcher.stop() },
     { name: 'web2app session sweeps', start: () => web2app.start(new RecurringFailure(log, 'the web2app session sweep')), stop: () => web2app.stop() },
+    { name: 'OAuth record sweeps', start: () => oauth.start(new RecurringFailure(log, 'the OAuth record sweep')), stop: () => oauth.stop() },
   ]);
   if (options.background !== false) await background.start();
   const tags = new TagsService(new TagsRepository(database.db, database.dialect), linksRepo, clock);
   const utmTemplates = new UtmTemplatesService(new UtmTemplatesRepository(database.db), clock);
   const savedViews = new SavedViewsService(new SavedViewsRepository(database.db), linksRepo, clock);
   const analytics = new AnalyticsService(new AnalyticsRepository(database.db), linksRepo, config.plans, clock, clicks);
-  const accounts = new AccountsService(new AccountsRepository(database.db), clock, config.plans);
   const attemptLimits = new AttemptLimits(fastCounters, clock, config.authAttemptsPerAddress, log);
   const links = new LinksService(linksRepo, bus, clock, ownHostnames, clicks, usage, config.plans, domains, { tags, views: savedViews, utmTemplates });
   const clickIds = new ClickIds(await clicksRepo.secret('affiliate-click-secret', newSecret));
@@ -203,6 +223,8 @@ export async function createCore(config: Config, log: FastifyBaseLogger, options
     affiliate,
     agentLinks: new AgentLinksService(new AgentLinksRepository(database.db), links, clicks),
     web2app,
+    oauth,
+    oauthProvider,
     clicks,
     usage,
     expiry,

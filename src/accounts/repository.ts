@@ -16,7 +16,7 @@ export interface DeletedCounts {
 const OWNED_BY_ACCOUNT = [
   'clicks', 'click_rollups', 'account_usage', 'outbox_events', 'webhook_deliveries', 'webhooks', 'folders', 'qr_settings', 'domains',
   'link_tags', 'utm_templates', 'saved_views', 'sessions', 'agent_clicks', 'web2app_sessions', 'affiliate_conversions', 'affiliate_partnerships',
-  'affiliate_programs',
+  'affiliate_programs', 'oauth_records',
 ] as const satisfies readonly (keyof Database)[];
 
 /** Tables whose rows belong to a link through their `link_id` only. */

@@ -22,6 +22,11 @@ export interface Caller {
   via?: 'session' | 'mcp';
   /** The MCP client this key last introduced itself as (initialize's clientInfo.name); null when none. */
   clientName?: string | null;
+  /**
+   * What an application connected by OAuth was granted (src/oauth/scopes.ts); undefined for a key, a session or the
+   * operator, who may call everything their plan allows.
+   */
+  scopes?: ReadonlySet<string>;
 }
 
 export interface Account {
@@ -187,6 +192,12 @@ export class AccountsService {
   async callerFor(emailRaw: string): Promise<Caller> {
     const account = toAccount(await this.requireByEmail(emailRaw));
     return { accountId: account.id, email: account.email, tier: account.tier, namespace: account.namespace, keyId: 'operator' };
+  }
+
+  /** The account of that id, or null when there is none (any longer). */
+  async accountById(accountId: string): Promise<Account | null> {
+    const row = await this.repo.findById(accountId);
+    return row ? toAccount(row) : null;
   }
 
   async profile(accountId: string): Promise<Profile> {

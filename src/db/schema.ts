@@ -217,6 +217,23 @@ export interface AffiliateConversionsTable {
   created_at: string;
 }
 
+/**
+ * One record of the OAuth authorization server (src/oauth/adapter.ts): `model` is its kind (Client, Grant,
+ * AccessToken, RefreshToken, AuthorizationCode, Session, Interaction, ...), `id` its id or, for a secret, the id's hash.
+ */
+export interface OAuthRecordsTable {
+  model: string;
+  id: string;
+  payload: string;
+  grant_id: string | null;
+  uid: string | null;
+  account_id: string | null;
+  client_id: string | null;
+  created_at: string;
+  expires_at: string | null;
+  consumed_at: string | null;
+}
+
 export interface SettingsTable {
   key: string;
   value: string;
@@ -301,6 +318,7 @@ export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
   sessions: SessionsTable;
+  oauth_records: OAuthRecordsTable;
   namespaces: NamespacesTable;
   links: LinksTable;
   usage_counters: UsageCountersTable;

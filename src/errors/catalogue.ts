@@ -116,11 +116,14 @@ export const catalogue = {
   // 401
   API_KEY_REQUIRED: { status: 401, message: () => 'An API key is required: send Authorization: Bearer <key>' },
   INVALID_API_KEY: { status: 401, message: () => 'The API key is unknown or has been revoked' },
+  INVALID_TOKEN: { status: 401, message: () => 'The access token is unknown, expired or revoked: refresh it or connect again' },
   BAD_CREDENTIALS: { status: 401, message: () => 'That email and password do not match an account' },
   SESSION_REQUIRED: { status: 401, message: () => 'You are not signed in' },
 
   // 403
   CSRF_TOKEN_INVALID: { status: 403, message: () => 'This request did not come from the dashboard page: reload it and try again' },
+  INSUFFICIENT_SCOPE: { status: 403, scope: 'mcp', message: (scope: string) => `This connection was not granted the "${scope}" scope: connect the application again and allow it` },
+  CONNECTION_NOT_FOUND: { status: 404, message: () => 'No such connected application' },
   SIGNUP_CLOSED: { status: 403, message: () => 'Sign-up is closed on this server: ask its operator for an account' },
   ACCESS_DENIED: { status: 403, message: () => 'You are not authorized to access this link' },
   TIER_REQUIRED: { status: 403, message: (needed: string) => `This requires the ${needed} plan or higher; upgrade your plan to use it` },

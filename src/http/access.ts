@@ -4,6 +4,7 @@ import type { Plans, Tier } from '../accounts/plans.js';
 import type { Operation } from '../access/operation.js';
 import { admit, type Policy } from '../access/policy.js';
 import { errors, type ErrorCode } from '../errors.js';
+import { looksLikeApiKey } from '../accounts/api-keys.js';
 import { sessionTokenOf } from '../sessions/cookie.js';
 import type { SessionsService } from '../sessions/service.js';
 import type { AddressLimits } from '../access/address-limits.js';
@@ -21,6 +22,11 @@ export type Access =
       bulk?: boolean;
       /** False for an endpoint that carries calls of its own (MCP): each call is admitted and charged instead. */
       charged?: false;
+      /**
+       * The protected-resource metadata URL (RFC 9728) of a route that also takes OAuth access tokens (MCP): a 401
+       * names it in WWW-Authenticate, so that a client can find where to get a token.
+       */
+      oauth?: string;
     }
   | { auth: 'optional' }
   | { auth: 'none' };
@@ -91,8 +97,19 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * may change nothing without its CSRF token in X-CSRF-Token: SameSite=Strict already keeps other sites' pages from
  * sending the cookie, the token covers browsers and proxies that do not honour it.
  */
-async function identify(request: FastifyRequest, accounts: AccountsService, sessions: SessionsService | null, perAddress: AddressLimits | null): Promise<Caller | null> {
-  if (request.headers.authorization !== undefined) return accounts.authenticate(bearerToken(request));
+async function identify(
+  request: FastifyRequest,
+  accounts: AccountsService,
+  sessions: SessionsService | null,
+  perAddress: AddressLimits | null,
+  oauth: OAuthTokens | null,
+): Promise<Caller | null> {
+  if (request.headers.authorization !== undefined) {
+    const token = bearerToken(request);
+    // An access token is no key (keys start snip_): where a route takes tokens, that is what it is read as.
+    if (oauth && token && !looksLikeApiKey(token)) return (await oauth.authenticate(token)) ?? Promise.reject(errors.invalidToken());
+    return accounts.authenticate(token);
+  }
   const token = sessions ? sessionTokenOf(request) : undefined;
   if (!sessions || !token) return null;
   const caller = await sessions.authenticate(token);
@@ -105,12 +122,18 @@ async function identify(request: FastifyRequest, accounts: AccountsService, sess
   return caller;
 }
 
+/** Who an OAuth access token stands for (src/oauth/service.ts); null for a token that is unknown, expired or revoked. */
+export interface OAuthTokens {
+  authenticate(token: string): Promise<Caller | null>;
+}
+
 export function registerAccess(
   app: FastifyInstance,
   accounts: AccountsService,
   usage: UsageService,
   plans: Plans,
   sessions: { service: SessionsService; perAddress: AddressLimits } | null = null,
+  oauth: OAuthTokens | null = null,
 ): void {
   app.decorateRequest('caller', null);
   app.decorateRequest('refundUsage', null);
@@ -126,7 +149,8 @@ export function registerAccess(
     const sessionsHere = access.auth === 'required' && access.charged === false ? null : sessions;
     const resolveCaller = async (request: FastifyRequest, reply: FastifyReply) => {
       // A route open to anonymous callers still refuses a key it cannot read: sending one means "as me".
-      const caller = await identify(request, accounts, sessionsHere?.service ?? null, sessionsHere?.perAddress ?? null);
+      const tokens = access.auth === 'required' && access.oauth ? oauth : null;
+      const caller = await identify(request, accounts, sessionsHere?.service ?? null, sessionsHere?.perAddress ?? null, tokens);
       if (!caller && access.auth === 'required') throw errors.apiKeyRequired();
       request.caller = caller;
       if (!caller || (access.auth === 'required' && access.charged === false)) return;

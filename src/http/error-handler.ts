@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { AppError, errors, type ErrorCode } from '../errors.js';
 import { fromSchemaIssues, nulError, nulPath } from './schema-issues.js';
 import { settle } from '../access/policy.js';
+import type { Access } from './access.js';
 
 /** The part of the request a rule about the whole of it is about, by Fastify's validation context. */
 const WHOLE: Record<string, string> = { body: 'The body', querystring: 'The query', params: 'The path', headers: 'The headers' };
@@ -20,6 +21,17 @@ const BY_STATUS: Record<number, (message: string) => AppError> = {
   413: errors.bodyTooLarge,
   415: errors.unsupportedMediaType,
 };
+
+/**
+ * RFC 6750's challenge of a 401: a credential that was sent and refused is an invalid_token; a route that takes OAuth
+ * tokens (MCP) also names its protected-resource metadata (RFC 9728), where a client starts the authorization flow.
+ */
+function bearerChallenge(code: ErrorCode, access: Access | undefined): string {
+  const params = [];
+  if (code === 'INVALID_API_KEY' || code === 'INVALID_TOKEN') params.push('error="invalid_token"');
+  if (access?.auth === 'required' && access.oauth) params.push(`resource_metadata="${access.oauth}"`);
+  return params.length > 0 ? `Bearer ${params.join(', ')}` : 'Bearer';
+}
 
 export function toAppError(error: FastifyError | AppError | Error): AppError {
   if (error instanceof AppError) return error;
@@ -41,7 +53,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
     await settle(appError, request.refundUsage ? { refund: request.refundUsage } : null);
     reply.headers(appError.headers);
     // RFC 6750: a 401 names the scheme it wants; a key that was sent and refused is an invalid_token.
-    if (appError.status === 401) reply.header('www-authenticate', appError.code === 'INVALID_API_KEY' ? 'Bearer error="invalid_token"' : 'Bearer');
+    if (appError.status === 401) reply.header('www-authenticate', bearerChallenge(appError.code, request.routeOptions.config?.access));
     // Description B's only documented error body is its rate-limit one: {error: <text>, code}.
     if (appError.status === 429 && request.routeOptions.config?.surface === 'B') {
       return reply.status(429).send({ error: appError.message, code: appError.code });

@@ -4,6 +4,7 @@ import type { FastifyInstance, RouteOptions } from 'fastify';
 import { isErrorCode, statusOf, type ErrorCode } from '../errors.js';
 import { ErrorBody, errorResponses, RateLimitBodyB } from './schemas.js';
 import { validationCodes } from './validation-messages.js';
+import { SCOPES } from '../oauth/scopes.js';
 
 /**
  * Generates /openapi.yaml from the route schemas. Routes that need a key get the bearer scheme and the
@@ -79,7 +80,7 @@ export async function registerOpenApi(app: FastifyInstance, baseUrl: string): Pr
     const rateLimited = { 429: route.config?.surface === 'B' ? RateLimitBodyB : ErrorBody };
     if (access?.auth === 'none') typed.response = { ...rateLimited, ...typed.response };
     if (!access || access.auth === 'none') return;
-    typed.security = access.auth === 'required' ? [{ bearerAuth: [] }] : [{ bearerAuth: [] }, {}];
+    typed.security = access.auth === 'required' ? [{ bearerAuth: [] }, ...(access.oauth ? [{ oauth: [] }] : [])] : [{ bearerAuth: [] }, {}];
     typed.response = { ...errorResponses(401, ...(access.auth === 'required' ? [403] : [])), ...rateLimited, ...typed.response };
   });
 
@@ -92,7 +93,23 @@ export async function registerOpenApi(app: FastifyInstance, baseUrl: string): Pr
         description: 'Self-hostable link shortener. Description A routes live under /api/v1 and /api; Description B routes under /api.',
       },
       servers: [{ url: baseUrl }],
-      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key: snip_...' } } },
+      components: {
+        securitySchemes: {
+          bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key: snip_...' },
+          oauth: {
+            type: 'oauth2',
+            description: 'OAuth 2.1 with PKCE (S256), for the MCP endpoint only; clients register at /oauth/register (RFC 7591)',
+            flows: {
+              authorizationCode: {
+                authorizationUrl: `${baseUrl}/oauth/authorize`,
+                tokenUrl: `${baseUrl}/oauth/token`,
+                refreshUrl: `${baseUrl}/oauth/token`,
+                scopes: SCOPES,
+              },
+            },
+          },
+        },
+      },
     },
   });
 

@@ -8,7 +8,7 @@ import { callerOf } from '../http/access.js';
 import { rateLimitHeaders } from '../usage/service.js';
 import { toAppError } from '../http/error-handler.js';
 import { errorResponses } from '../http/schemas.js';
-import { mcpServer, toolPolicy } from './server.js';
+import { mcpServer, toolNamed } from './server.js';
 
 /**
  * The caller as an MCP client: links it makes carry `source: mcp` and the client's name. The endpoint is stateless,
@@ -30,7 +30,7 @@ const tags = ['mcp'];
  * connect: tools above the caller's plan answer a tool error naming the plan to upgrade to.
  */
 export const mcpRoutes =
-  (core: Core): FastifyPluginAsyncTypebox =>
+  (core: Core, resourceMetadata: string): FastifyPluginAsyncTypebox =>
   async (app) => {
     // JSON-RPC clients expect a JSON-RPC parse error (-32700) for a body that is not JSON; everything else
     // goes on to the app's error handler.
@@ -43,7 +43,8 @@ export const mcpRoutes =
       '/mcp',
       {
         // The POST itself is not charged: each JSON-RPC call in it is, as the same call over REST would be.
-        config: { surface: 'A', access: { auth: 'required', minTier: 'any', charged: false } },
+        // An API key or an OAuth access token issued for this endpoint (src/oauth/); a 401 says where to get one.
+        config: { surface: 'A', access: { auth: 'required', minTier: 'any', charged: false, oauth: resourceMetadata } },
         schema: {
           tags,
           operationId: 'mcpPost',
@@ -54,7 +55,7 @@ export const mcpRoutes =
       },
       async (request, reply) => {
         const caller = await mcpCaller(core, callerOf(request), request.body);
-        const { admissions, state } = await admitCalls(core, caller, request.body, toolPolicy);
+        const { admissions, state } = await admitCalls(core, caller, request.body, toolNamed);
         if (state) reply.headers(rateLimitHeaders(state));
         const server = mcpServer({ core, caller, admissions, log: request.log });
         const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });

@@ -20,8 +20,8 @@ export const TOOLS = [...linkTools, ...analyticsTools, ...qrTools, ...folderTool
 
 const TOOL_BY_NAME = new Map(TOOLS.map((spec) => [spec.name, spec]));
 
-/** The policy of the tool of that name (undefined for an unknown tool, which is answered as a tool error). */
-export const toolPolicy = (name: string) => TOOL_BY_NAME.get(name)?.policy;
+/** The tool of that name (undefined for an unknown tool, which is answered as a tool error). */
+export const toolNamed = (name: string) => TOOL_BY_NAME.get(name);
 
 /**
  * tools/list: each tool's TypeBox schema as it is. It is already in the single-type dialect every major model

@@ -9,6 +9,7 @@ import { AppError, errors } from '../errors.js';
 import { DateTime, MAX_INTEGER, StringEnum } from '../http/schemas.js';
 import type { RequestId } from './admission.js';
 import { checkArguments } from './arguments.js';
+import { scopeCovers, type Scope } from '../oauth/scopes.js';
 
 export interface ToolContext {
   core: Core;
@@ -26,6 +27,8 @@ export interface ToolSpec<P extends TProperties = TProperties> {
   operation: Operation;
   /** Who may call it and what a call costs: its operation's. */
   policy: Policy;
+  /** What an application connected by OAuth must have been granted to call it (src/oauth/scopes.ts). */
+  scope: Scope;
   /** The arguments, in the schema language REST's routes use (TypeBox); tools/list lists it as it is. */
   input: TObject<P>;
   run: (args: Static<TObject<P>>, context: ToolContext) => Promise<unknown>;
@@ -39,6 +42,11 @@ export function tool<P extends TProperties>(spec: Omit<ToolSpec<P>, 'input' | 'p
   const given: unknown = spec.input;
   const input = KindGuard.IsObject(given) ? given : Type.Object(given as TProperties, { additionalProperties: false });
   return { ...spec, input, policy: spec.operation.policy } as unknown as ToolSpec;
+}
+
+/** The 403 for a caller connected by OAuth without the tool's scope, or null; keys and sessions hold every scope. */
+export function scopeRefusal(caller: Caller, spec: Pick<ToolSpec, 'scope'>): AppError | null {
+  return caller.scopes && !scopeCovers(caller.scopes, spec.scope) ? errors.insufficientScope(spec.scope) : null;
 }
 
 /** A tool answer that carries an image (the QR code) besides its JSON description. */
@@ -62,13 +70,13 @@ export const unknownTool = (name: string): CallToolResult => toolError(errors.un
 
 /**
  * Runs one call of a tool whose rules live in the services it calls. The call was charged with the rest of the
- * POST (src/mcp/admission.ts); here the plan is checked, then the arguments; a refusal, a bad argument or a
+ * POST (src/mcp/admission.ts); here the scope and the plan are checked, then the arguments; a refusal, a bad argument or a
  * service's AppError becomes a tool error with the stable code REST answers, and a 429 from a service refunds it.
  */
 export async function callTool(spec: ToolSpec, raw: unknown, context: ToolContext, requestId: RequestId): Promise<CallToolResult> {
   const admission = context.admissions?.get(requestId) ?? null;
   try {
-    const refusal = tierRefusal(context.core.config.plans, context.caller, spec.policy);
+    const refusal = scopeRefusal(context.caller, spec) ?? tierRefusal(context.core.config.plans, context.caller, spec.policy);
     if (refusal) throw refusal;
     const result = await spec.run(checkArguments(spec.input, raw), context);
     if (result instanceof ToolImage) {

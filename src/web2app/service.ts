@@ -3,6 +3,7 @@ import type { Clock } from '../clock.js';
 import { errors } from '../errors.js';
 import { randomBase62, secretHash as hashOf } from '../ids.js';
 import type { Platform } from './app-links.js';
+import { PeriodicSweep, type SweepFailures } from '../runtime/periodic-sweep.js';
 import type { Web2appRepository, Web2appSessionRow } from './repository.js';
 
 /** How long an app has to claim the click that sent its user to the store (spec: short-lived; Snip: 24 h). */
@@ -36,7 +37,7 @@ export interface Web2appSession {
  * claims it exactly once.
  */
 export class Web2appService {
-  private timer: NodeJS.Timeout | null = null;
+  private readonly sweeps = new PeriodicSweep(() => this.sweep(), SWEEP_MS);
 
   constructor(
     private readonly repo: Web2appRepository,
@@ -44,18 +45,12 @@ export class Web2appService {
   ) {}
 
   /** Sweeps expired sessions hourly (the server's background work; the CLI never runs it). */
-  start(failures: { succeeded(): void; failed(error: unknown): void }): void {
-    const sweep = () =>
-      this.sweep().then(
-        () => failures.succeeded(),
-        (error: unknown) => failures.failed(error),
-      );
-    this.timer = setInterval(sweep, SWEEP_MS);
-    this.timer.unref();
+  start(failures: SweepFailures): void {
+    this.sweeps.start(failures);
   }
 
   stop(): void {
-    if (this.timer) clearInterval(this.timer);
+    this.sweeps.stop();
   }
 
   /** Opens a session for a click; answers its id, which the visitor's deep link and store URL carry as `snip_sid`. */

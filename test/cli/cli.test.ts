@@ -308,7 +308,7 @@ const OWNED: [table: keyof Database, column: 'id' | 'account_id' | 'link_id'][] 
   ['webhook_deliveries', 'account_id'], ['outbox_events', 'account_id'], ['folders', 'account_id'], ['qr_settings', 'account_id'], ['link_scans', 'link_id'],
   ['domains', 'account_id'], ['link_tags', 'account_id'], ['utm_templates', 'account_id'], ['saved_views', 'account_id'],
   ['sessions', 'account_id'], ['agent_clicks', 'account_id'], ['web2app_sessions', 'account_id'], ['affiliate_programs', 'account_id'],
-  ['affiliate_partnerships', 'account_id'], ['affiliate_conversions', 'account_id'],
+  ['affiliate_partnerships', 'account_id'], ['affiliate_conversions', 'account_id'], ['oauth_records', 'account_id'],
 ];
 
 describe(`users delete removes everything the account owns (in process, ${dialectName})`, () => {

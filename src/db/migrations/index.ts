@@ -11,6 +11,7 @@ import { outboxEvents } from './0009-outbox-events.js';
 import { domainClaimsNamespaceBounds } from './0010-domain-claims-namespace-bounds.js';
 import { sessions } from './0011-sessions.js';
 import { affiliateAgentsWeb2app } from './0012-affiliate-agents-web2app.js';
+import { oauth } from './0013-oauth.js';
 
 /** One ordered migration set for SQLite and PostgreSQL alike; names sort in the order they apply. */
 export const migrations: Record<string, Migration> = {
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   '0010-domain-claims-namespace-bounds': domainClaimsNamespaceBounds,
   '0011-sessions': sessions,
   '0012-affiliate-agents-web2app': affiliateAgentsWeb2app,
+  '0013-oauth': oauth,
 };

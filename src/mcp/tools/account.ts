@@ -6,6 +6,7 @@ import { TRUST_OPERATIONS } from '../../trust/operations.js';
 export const accountTools = [
   tool({
     name: 'get_profile',
+    scope: 'account:read',
     description: 'Your account: email, plan, namespace and every plan limit.',
     operation: ACCOUNT_OPERATIONS.getUser,
     input: {},
@@ -13,6 +14,7 @@ export const accountTools = [
   }),
   tool({
     name: 'get_link_trust_score',
+    scope: 'links:read',
     description: 'The public trust score of any short link: 0-100, safe / warning / unsafe, and the threats found.',
     operation: TRUST_OPERATIONS.score,
     input: { shortPath: args.shortPath },
@@ -20,6 +22,7 @@ export const accountTools = [
   }),
   tool({
     name: 'set_namespace',
+    scope: 'account:write',
     description: 'Claim a namespace: the prefix of your custom-slug links, <namespace>/<slug> (Pro and above).',
     operation: ACCOUNT_OPERATIONS.claimNamespace,
     input: { namespace: Type.String({ description: '3-30 characters: a-z, 0-9, inner hyphens' }) },

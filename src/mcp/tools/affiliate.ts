@@ -8,6 +8,7 @@ const programId = Type.String({ description: 'The affiliate program id' });
 export const affiliateTools = [
   tool({
     name: 'create_affiliate_program',
+    scope: 'affiliate:write',
     description: 'Create an affiliate program (Builder plan and above): partners share links to your URL and earn per tracked click (CPC) or per conversion you report (CPA).',
     operation: ops.create,
     input: {
@@ -21,6 +22,7 @@ export const affiliateTools = [
   }),
   tool({
     name: 'list_affiliate_programs',
+    scope: 'affiliate:read',
     description: 'Your own affiliate programs, with their partner counts.',
     operation: ops.list,
     input: {},
@@ -28,6 +30,7 @@ export const affiliateTools = [
   }),
   tool({
     name: 'discover_affiliate_programs',
+    scope: 'affiliate:read',
     description: 'Public, active affiliate programs of other accounts that you can join.',
     operation: ops.discover,
     input: { limit: args.limit, offset: args.offset },
@@ -35,6 +38,7 @@ export const affiliateTools = [
   }),
   tool({
     name: 'join_affiliate_program',
+    scope: 'affiliate:write',
     description: 'Join an affiliate program (paying plans): you get a partner link of your own to share.',
     operation: ops.join,
     input: { programId },
@@ -42,6 +46,7 @@ export const affiliateTools = [
   }),
   tool({
     name: 'list_affiliate_partners',
+    scope: 'affiliate:read',
     description: 'The partners of one of your programs, each with its clicks, conversions and earnings.',
     operation: ops.partners,
     input: { programId },
@@ -49,6 +54,7 @@ export const affiliateTools = [
   }),
   tool({
     name: 'list_affiliate_partnerships',
+    scope: 'affiliate:read',
     description: 'The programs you joined, with your partner links and earnings.',
     operation: ops.partnerships,
     input: {},
@@ -56,6 +62,7 @@ export const affiliateTools = [
   }),
   tool({
     name: 'get_affiliate_stats',
+    scope: 'affiliate:read',
     description: "Clicks, conversions and earnings in cents: the whole program's if it is yours, your partnership's if you joined it.",
     operation: ops.stats,
     input: { programId },

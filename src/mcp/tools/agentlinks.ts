@@ -6,6 +6,7 @@ import { args, tool } from '../tool.js';
 export const agentLinkTools = [
   tool({
     name: 'get_agentlink_stats',
+    scope: 'analytics:read',
     description: 'One link: clicks by people versus AI agents (ChatGPT, Claude, Perplexity, ...), by agent.',
     operation: ops.linkStats,
     input: { shortCode: Type.String({ minLength: 1, description: 'The link: its 6-character code, or prefix/slug' }) },
@@ -13,6 +14,7 @@ export const agentLinkTools = [
   }),
   tool({
     name: 'get_agentlink_account_stats',
+    scope: 'analytics:read',
     description: 'Your account: human and AI-agent clicks, by where links were made (api, mcp, cli, dashboard) and by agent.',
     operation: ops.accountStats,
     input: {},
@@ -20,6 +22,7 @@ export const agentLinkTools = [
   }),
   tool({
     name: 'list_agentlink_links',
+    scope: 'links:read',
     description: 'The links made over MCP (by AI assistants), newest first, with the client that made each.',
     operation: ops.list,
     input: { limit: args.limit, offset: args.offset },
@@ -30,6 +33,7 @@ export const agentLinkTools = [
   }),
   tool({
     name: 'get_web2app_session',
+    scope: 'analytics:read',
     description: 'A web2app session of one of your links (Pro plan and above): platform, whether the app claimed it, and when it expires.',
     operation: WEB2APP_OPERATIONS.get,
     input: { sessionId: Type.String({ description: 'The session id (the snip_sid the app was opened with)' }) },

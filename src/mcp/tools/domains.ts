@@ -8,6 +8,7 @@ const domain = Type.String({ description: 'Hostname, e.g. links.example.com' });
 export const domainTools = [
   tool({
     name: 'list_domains',
+    scope: 'domains:read',
     description: 'Your custom domains with status, link count and settings (Pro and above).',
     operation: ops.list,
     input: {},
@@ -15,6 +16,7 @@ export const domainTools = [
   }),
   tool({
     name: 'add_domain',
+    scope: 'domains:write',
     description: 'Add a custom domain; answers the TXT and CNAME records to create at your DNS provider (Pro and above).',
     operation: ops.add,
     input: { domain },
@@ -22,6 +24,7 @@ export const domainTools = [
   }),
   tool({
     name: 'verify_domain',
+    scope: 'domains:write',
     description: 'Look up the domain’s TXT record; once found the domain is verified and activated, ready for links (Pro and above).',
     operation: ops.verify,
     input: { domain },
@@ -34,6 +37,7 @@ export const domainTools = [
   }),
   tool({
     name: 'update_domain',
+    scope: 'domains:write',
     description: 'Make a domain your default for new links, or set what unknown paths on it show (redirect or HTML) (Pro and above).',
     operation: ops.update,
     input: {
@@ -52,6 +56,7 @@ export const domainTools = [
   }),
   tool({
     name: 'delete_domain',
+    scope: 'domains:write',
     description: 'Remove a custom domain; its links fall back to the default host (Pro and above).',
     operation: ops.delete,
     input: { domain },

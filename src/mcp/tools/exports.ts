@@ -12,6 +12,7 @@ const file = (f: { contentType: string; filename: string; body: string }) => ({ 
 export const exportTools = [
   tool({
     name: 'export_links',
+    scope: 'links:read',
     description: 'Export all your links as CSV or JSON (Pro and above).',
     operation: ops.links,
     input: { format },
@@ -19,6 +20,7 @@ export const exportTools = [
   }),
   tool({
     name: 'export_link_stats',
+    scope: 'analytics:read',
     description: "Export one link's statistics over a period as CSV or JSON (Pro and above; your plan's history limit applies).",
     operation: ops.linkStats,
     input: { shortPath: args.shortPath, format, period: Type.Optional(args.oneOf(PERIODS, '7d, 30d (default), 90d or 365d')) },
@@ -26,6 +28,7 @@ export const exportTools = [
   }),
   tool({
     name: 'delete_namespace',
+    scope: 'account:write',
     description: 'Release a namespace you hold that is not your current one and has no links (Pro and above).',
     operation: ACCOUNT_OPERATIONS.releaseNamespace,
     input: { namespace: Type.String() },

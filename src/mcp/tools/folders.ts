@@ -8,6 +8,7 @@ const color = Type.Optional(Nullable(Type.String({ description: 'Colour as #RRGG
 export const folderTools = [
   tool({
     name: 'list_folders',
+    scope: 'links:read',
     description: 'Your folders with how many links each holds, and your plan’s folder limit.',
     operation: ops.list,
     input: {},
@@ -15,6 +16,7 @@ export const folderTools = [
   }),
   tool({
     name: 'create_folder',
+    scope: 'links:write',
     description: 'Create a folder (name 1-50 characters, optional #RRGGBB colour).',
     operation: ops.create,
     input: { name: Type.String({ description: 'Folder name' }), color },
@@ -22,6 +24,7 @@ export const folderTools = [
   }),
   tool({
     name: 'update_folder',
+    scope: 'links:write',
     description: 'Rename a folder or change its colour.',
     operation: ops.update,
     input: { folderId: Type.String(), name: Type.Optional(Type.String()), color },
@@ -29,6 +32,7 @@ export const folderTools = [
   }),
   tool({
     name: 'delete_folder',
+    scope: 'links:write',
     description: 'Delete a folder; its links stay, unfiled.',
     operation: ops.delete,
     input: { folderId: Type.String() },
@@ -36,6 +40,7 @@ export const folderTools = [
   }),
   tool({
     name: 'assign_link_to_folder',
+    scope: 'links:write',
     description: 'File a link in a folder, move it, or take it out of any folder (folderId null).',
     operation: ops.assign,
     input: { shortPath: args.shortPath, folderId: Nullable(Type.String({ description: 'The folder, or null for none' })) },

@@ -11,6 +11,7 @@ const blockedCountries = Type.Array(Type.String(), { description: 'ISO 3166-1 al
 export const linkTools = [
   tool({
     name: 'shorten_url',
+    scope: 'links:write',
     description: 'Create a short link. Optional: a custom slug (Pro, under your namespace), expiry, click cap, activation time, custom domain, UTM template, app targets for phones (Pro).',
     operation: ops.create,
     input: {
@@ -28,6 +29,7 @@ export const linkTools = [
   }),
   tool({
     name: 'list_links',
+    scope: 'links:read',
     description: 'List your short links, newest first, a page at a time; filter by folder, tag, domain, text or a saved view.',
     operation: ops.list,
     input: {
@@ -46,6 +48,7 @@ export const linkTools = [
   }),
   tool({
     name: 'get_link',
+    scope: 'links:read',
     description: 'Details of one of your short links: destination, clicks, expiry, click cap, folder, domain.',
     operation: ops.get,
     input: { shortPath: args.shortPath },
@@ -53,6 +56,7 @@ export const linkTools = [
   }),
   tool({
     name: 'update_link',
+    scope: 'links:write',
     description: 'Change a link: destination, expiry, click cap, activation time or blocked countries. Only the fields given change; null clears one.',
     operation: ops.update,
     input: {
@@ -68,6 +72,7 @@ export const linkTools = [
   }),
   tool({
     name: 'delete_link',
+    scope: 'links:write',
     description: 'Delete a short link permanently (it stops redirecting; this cannot be undone).',
     operation: ops.delete,
     input: { shortPath: args.shortPath },
@@ -78,6 +83,7 @@ export const linkTools = [
   }),
   tool({
     name: 'bulk_shorten',
+    scope: 'links:write',
     description: 'Create up to 50 short links at once (Builder plan and above). Each item succeeds or fails on its own.',
     operation: ops.bulkCreateA,
     input: {
@@ -103,6 +109,7 @@ export const linkTools = [
   }),
   tool({
     name: 'get_recent_clicks',
+    scope: 'analytics:read',
     description: 'The most recent clicks on one of your links (up to 100): time, place, browser, OS, device, referrer.',
     operation: ANALYTICS_OPERATIONS.linkStats,
     input: { shortPath: args.shortPath, limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'How many, 1-100 (default 20)' })) },

@@ -20,6 +20,7 @@ const filters = Type.Object(
 export const organiseTools = [
   tool({
     name: 'add_link_tag',
+    scope: 'links:write',
     description: 'Tag one of your links (1-30 characters; up to 20 tags per link). Adding an existing tag changes nothing.',
     operation: TAG_OPERATIONS.add,
     input: { shortPath: args.shortPath, tag: Type.String() },
@@ -27,6 +28,7 @@ export const organiseTools = [
   }),
   tool({
     name: 'remove_link_tag',
+    scope: 'links:write',
     description: 'Remove a tag from one of your links.',
     operation: TAG_OPERATIONS.remove,
     input: { shortPath: args.shortPath, tag: Type.String() },
@@ -34,6 +36,7 @@ export const organiseTools = [
   }),
   tool({
     name: 'list_utm_templates',
+    scope: 'links:read',
     description: 'Your UTM templates (named sets of utm_* parameters added to destinations when shortening).',
     operation: UTM_OPERATIONS.list,
     input: {},
@@ -41,6 +44,7 @@ export const organiseTools = [
   }),
   tool({
     name: 'create_utm_template',
+    scope: 'links:write',
     description: 'Create a UTM template; use its id as utmTemplateId in shorten_url.',
     operation: UTM_OPERATIONS.create,
     input: {
@@ -55,6 +59,7 @@ export const organiseTools = [
   }),
   tool({
     name: 'delete_utm_template',
+    scope: 'links:write',
     description: 'Delete a UTM template (links already made keep their parameters).',
     operation: UTM_OPERATIONS.delete,
     input: { templateId: Type.String() },
@@ -62,6 +67,7 @@ export const organiseTools = [
   }),
   tool({
     name: 'list_saved_views',
+    scope: 'links:read',
     description: 'Your saved views: named link-list filters.',
     operation: VIEW_OPERATIONS.list,
     input: {},
@@ -69,6 +75,7 @@ export const organiseTools = [
   }),
   tool({
     name: 'create_saved_view',
+    scope: 'links:write',
     description: 'Save a named link-list filter; list_links with view=<id> applies it.',
     operation: VIEW_OPERATIONS.create,
     input: { name: Type.String(), filters },
@@ -76,6 +83,7 @@ export const organiseTools = [
   }),
   tool({
     name: 'update_saved_view',
+    scope: 'links:write',
     description: 'Rename a saved view or replace its filters.',
     operation: VIEW_OPERATIONS.update,
     input: { viewId: Type.String(), name: Type.Optional(Type.String()), filters: Type.Optional(filters) },
@@ -87,6 +95,7 @@ export const organiseTools = [
   }),
   tool({
     name: 'delete_saved_view',
+    scope: 'links:write',
     description: 'Delete a saved view (the links are untouched).',
     operation: VIEW_OPERATIONS.delete,
     input: { viewId: Type.String() },

@@ -6,6 +6,7 @@ import { ImageQuery, SettingsBody } from '../../qr/schemas.js';
 export const qrTools = [
   tool({
     name: 'get_qr_code',
+    scope: 'links:read',
     description: "A PNG QR code of a short link's URL. Without options your saved QR settings apply.",
     // Your own link, drawn: its twin is getLinkA/B (the key-less image routes answer anyone, for any link).
     operation: LINK_OPERATIONS.get,
@@ -19,6 +20,7 @@ export const qrTools = [
   }),
   tool({
     name: 'get_qr_settings',
+    scope: 'links:read',
     description: 'Your default QR code colours, size, error correction and margin.',
     operation: ops.settings,
     input: {},
@@ -26,6 +28,7 @@ export const qrTools = [
   }),
   tool({
     name: 'update_qr_settings',
+    scope: 'links:write',
     description: 'Change your default QR code settings; only the fields given change.',
     operation: ops.updateSettings,
     input: SettingsBody, // REST's body: at least one field, each with REST's limits and codes

@@ -8,6 +8,7 @@ const events = Type.Array(Type.String(), { description: `Full event names: ${WEB
 export const webhookTools = [
   tool({
     name: 'list_webhooks',
+    scope: 'webhooks:read',
     description: 'Your webhooks and your plan’s webhook limit.',
     operation: ops.list,
     input: {},
@@ -15,6 +16,7 @@ export const webhookTools = [
   }),
   tool({
     name: 'create_webhook',
+    scope: 'webhooks:write',
     description: 'Subscribe an HTTPS endpoint to link events. The signing secret (X-Snip-Signature, HMAC-SHA256) is shown once.',
     operation: ops.create,
     input: { url: Type.String({ description: 'HTTPS endpoint' }), events, name: Type.Optional(Type.String()), secret: Type.Optional(Type.String({ description: 'Signing secret; generated when absent' })) },
@@ -22,6 +24,7 @@ export const webhookTools = [
   }),
   tool({
     name: 'update_webhook',
+    scope: 'webhooks:write',
     description: 'Change a webhook’s URL, events or name, or enable/disable it.',
     operation: ops.update,
     input: { webhookId: Type.String(), url: Type.Optional(Type.String()), events: Type.Optional(events), name: Type.Optional(Type.String()), enabled: Type.Optional(Type.Boolean()) },
@@ -29,6 +32,7 @@ export const webhookTools = [
   }),
   tool({
     name: 'test_webhook',
+    scope: 'webhooks:write',
     description: 'Send a signed test delivery to a webhook now and report the result.',
     operation: ops.test,
     input: { webhookId: Type.String() },
@@ -36,6 +40,7 @@ export const webhookTools = [
   }),
   tool({
     name: 'delete_webhook',
+    scope: 'webhooks:write',
     description: 'Delete a webhook and its pending deliveries.',
     operation: ops.delete,
     input: { webhookId: Type.String() },

@@ -1,5 +1,6 @@
 import { SimpleGrid, Stack } from '@mantine/core';
 import { ChangePasswordForm } from '../account/ChangePasswordForm';
+import { ConnectedAppsCard } from '../account/ConnectedAppsCard';
 import { NamespaceCard } from '../account/NamespaceCard';
 import { PlanCard } from '../account/PlanCard';
 import { UsageCard } from '../account/UsageCard';
@@ -11,7 +12,7 @@ export function AccountPage() {
   const profile = useProfile();
   return (
     <>
-      <PageTitle title="Plan & account" description="Your plan and its limits, this month's usage, your namespace and your password." />
+      <PageTitle title="Plan & account" description="Your plan and its limits, this month's usage, your namespace, connected applications and your password." />
       {profile.isPending ? (
         <Loading label="Loading your account…" />
       ) : profile.isError ? (
@@ -24,6 +25,7 @@ export function AccountPage() {
           </Stack>
           <Stack gap="md">
             <NamespaceCard profile={profile.data} />
+            <ConnectedAppsCard />
             <ChangePasswordForm />
           </Stack>
         </SimpleGrid>

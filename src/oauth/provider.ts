@@ -1,0 +1,173 @@
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import Provider, { errors as oauthErrors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import type { Clock } from '../clock.js';
+import { oauthAdapter } from './adapter.js';
+import type { OAuthRepository } from './repository.js';
+import { SCOPE_NAMES } from './scopes.js';
+import { errorPage } from './pages.js';
+
+/** Where the authorization server answers, under BASE_URL; the well-known documents name them (src/oauth/routes.ts). */
+export const OAUTH_PATHS = {
+  authorization: '/oauth/authorize',
+  token: '/oauth/token',
+  registration: '/oauth/register',
+  revocation: '/oauth/revoke',
+  jwks: '/oauth/jwks',
+  interaction: '/oauth/interaction',
+} as const;
+
+/** Lifetimes in seconds (docs/decisions.md): access tokens are short, a connection lasts while it is used. */
+export const OAUTH_TTL = {
+  accessToken: 15 * 60,
+  authorizationCode: 60,
+  refreshToken: 30 * 86_400,
+  interaction: 60 * 60,
+} as const;
+
+export interface OAuthSecrets {
+  /** The P-256 key the server signs with (ID tokens, should a client ask for them): one per installation. */
+  signingKey: string;
+  /** Keys of the server's own cookies (the interaction a browser is in). */
+  cookieKey: string;
+}
+
+/** New secrets for an installation, stored once in `settings` and shared by every instance. */
+export const newOAuthSecrets = (): { signingKey: () => string; cookieKey: () => string } => ({
+  signingKey: () => JSON.stringify(generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' })),
+  cookieKey: () => randomBytes(32).toString('base64url'),
+});
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
+
+/**
+ * RFC 8252 7.3: a native app listens on a loopback port it picks when it starts, so a registered loopback redirect
+ * URI matches with any port; everything else about it (scheme, host, path, query) must be exactly as registered.
+ */
+export function loopbackMatches(requested: string, registered: readonly string[]): boolean {
+  let url: URL;
+  try {
+    url = new URL(requested);
+  } catch {
+    return false;
+  }
+  if (url.protocol !== 'http:' || !LOOPBACK_HOSTS.has(url.hostname)) return false;
+  const withoutPort = (u: URL) => `${u.protocol}//${u.hostname}${u.pathname}${u.search}${u.hash}`;
+  return registered.some((value) => {
+    try {
+      const allowed = new URL(value);
+      return allowed.protocol === 'http:' && LOOPBACK_HOSTS.has(allowed.hostname) && withoutPort(allowed) === withoutPort(url);
+    } catch {
+      return false;
+    }
+  });
+}
+
+/**
+ * The OAuth 2.1 authorization server for the MCP endpoint (panva's oidc-provider, mounted under /oauth by
+ * src/oauth/routes.ts). Public clients register themselves (RFC 7591), use the code flow with PKCE S256 only, and get
+ * opaque access tokens bound to the MCP endpoint (RFC 8707) and refresh tokens that rotate on every use; a reused
+ * refresh token or code revokes its whole grant. Sign-in and consent are Snip's own pages (src/oauth/interactions.ts).
+ */
+export function createOAuthProvider(options: {
+  baseUrl: string;
+  repo: OAuthRepository;
+  clock: Clock;
+  secrets: OAuthSecrets;
+  /** Whether X-Forwarded-* are read (TRUST_PROXY): the server's redirects to its own pages use the host asked for. */
+  behindProxy: boolean;
+  accountExists: (id: string) => Promise<boolean>;
+}): Provider {
+  const { baseUrl, repo, clock, secrets } = options;
+  const resource = `${baseUrl}/mcp`;
+  const scope = SCOPE_NAMES.join(' ');
+  const configuration: Configuration = {
+    adapter: oauthAdapter(repo, clock),
+    jwks: { keys: [{ ...JSON.parse(secrets.signingKey), use: 'sig', alg: 'ES256', kid: 'snip-1' }] },
+    // One fast-to-make EC key (an RSA one costs a noticeable pause at every first start); clients default to it.
+    enabledJWA: { idTokenSigningAlgValues: ['ES256'] },
+    cookies: { keys: [secrets.cookieKey] },
+    routes: {
+      authorization: OAUTH_PATHS.authorization,
+      token: OAUTH_PATHS.token,
+      registration: OAUTH_PATHS.registration,
+      revocation: OAUTH_PATHS.revocation,
+      jwks: OAUTH_PATHS.jwks,
+      end_session: '/oauth/session/end',
+      userinfo: '/oauth/me',
+      introspection: '/oauth/introspect',
+      pushed_authorization_request: '/oauth/par',
+      code_verification: '/oauth/device',
+      device_authorization: '/oauth/device/auth',
+      backchannel_authentication: '/oauth/backchannel',
+      challenge: '/oauth/challenge',
+    },
+    // Declared so that clients may register and request them; each is granted for the MCP endpoint only.
+    scopes: ['openid', 'offline_access', ...SCOPE_NAMES],
+    responseTypes: ['code'],
+    clientAuthMethods: ['none', 'client_secret_basic', 'client_secret_post'],
+    clientDefaults: { grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none', id_token_signed_response_alg: 'ES256' },
+    pkce: { required: () => true },
+    ttl: {
+      AccessToken: OAUTH_TTL.accessToken,
+      AuthorizationCode: OAUTH_TTL.authorizationCode,
+      RefreshToken: OAUTH_TTL.refreshToken,
+      Grant: OAUTH_TTL.refreshToken,
+      Interaction: OAUTH_TTL.interaction,
+      Session: 14 * 86_400,
+      IdToken: 60 * 60,
+    },
+    issueRefreshToken: () => true,
+    rotateRefreshToken: () => true,
+    // Every authorization asks for consent, on a page that needs the dashboard's session: a connection is never
+    // made silently, and signing out of Snip is enough to stop new ones.
+    loadExistingGrant: async (ctx) => {
+      const grantId = ctx.oidc.result?.consent?.grantId;
+      return typeof grantId === 'string' ? ctx.oidc.provider.Grant.find(grantId) : undefined;
+    },
+    findAccount: async (_ctx, id) => ((await options.accountExists(id)) ? { accountId: id, claims: () => ({ sub: id }) } : undefined),
+    interactions: { url: (_ctx, interaction) => `${OAUTH_PATHS.interaction}/${interaction.uid}` },
+    // Browser-based MCP clients call the token and registration endpoints from their own origin.
+    clientBasedCORS: () => true,
+    features: {
+      devInteractions: { enabled: false },
+      registration: { enabled: true, initialAccessToken: false },
+      revocation: { enabled: true },
+      userinfo: { enabled: false },
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: () => resource,
+        useGrantedResource: () => true,
+        getResourceServerInfo: (_ctx, indicator) => {
+          if (indicator !== resource) throw new oauthErrors.InvalidTarget(`the only resource here is ${resource}`);
+          return { scope, audience: resource, accessTokenTTL: OAUTH_TTL.accessToken, accessTokenFormat: 'opaque' };
+        },
+      },
+    },
+    renderError: (ctx, out) => {
+      ctx.type = 'html';
+      ctx.body = errorPage(String(out.error), typeof out.error_description === 'string' ? out.error_description : '');
+    },
+  };
+  const provider = new Provider(baseUrl, configuration);
+  provider.proxy = options.behindProxy;
+  const exact = provider.Client.prototype.redirectUriAllowed;
+  provider.Client.prototype.redirectUriAllowed = function (this: InstanceType<typeof provider.Client>, value: string) {
+    return exact.call(this, value) || loopbackMatches(value, this.redirectUris ?? []);
+  };
+  provider.use(defaultScope(provider, scope));
+  return provider;
+}
+
+/**
+ * An authorization request that names no scope asks for what the client registered, or else for every scope: the
+ * consent page lists them, and a token with no scope could call no tool.
+ */
+function defaultScope(provider: Provider, all: string) {
+  return async (ctx: KoaContextWithOIDC, next: () => Promise<void>) => {
+    if (ctx.method === 'GET' && ctx.path === OAUTH_PATHS.authorization && !ctx.query.scope && typeof ctx.query.client_id === 'string') {
+      const client = await provider.Client.find(ctx.query.client_id).catch(() => undefined);
+      ctx.query = { ...ctx.query, scope: client?.scope ?? all };
+    }
+    await next();
+  };
+}
