@@ -116,7 +116,6 @@ export const catalogue = {
   // 401
   API_KEY_REQUIRED: { status: 401, message: () => 'An API key is required: send Authorization: Bearer <key>' },
   INVALID_API_KEY: { status: 401, message: () => 'The API key is unknown or has been revoked' },
-  INVALID_TOKEN: { status: 401, message: () => 'The access token is unknown, expired or revoked: refresh it or connect again' },
   BAD_CREDENTIALS: { status: 401, message: () => 'That email and password do not match an account' },
   SESSION_REQUIRED: { status: 401, message: () => 'You are not signed in' },
 

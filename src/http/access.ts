@@ -3,7 +3,7 @@ import type { AccountsService, Caller } from '../accounts/service.js';
 import type { Plans, Tier } from '../accounts/plans.js';
 import type { Operation } from '../access/operation.js';
 import { admit, type Policy } from '../access/policy.js';
-import { errors, type ErrorCode } from '../errors.js';
+import { AppError, errors, type ErrorCode } from '../errors.js';
 import { looksLikeApiKey } from '../accounts/api-keys.js';
 import { sessionTokenOf } from '../sessions/cookie.js';
 import type { SessionsService } from '../sessions/service.js';
@@ -107,7 +107,7 @@ async function identify(
   if (request.headers.authorization !== undefined) {
     const token = bearerToken(request);
     // An access token is no key (keys start snip_): where a route takes tokens, that is what it is read as.
-    if (oauth && token && !looksLikeApiKey(token)) return (await oauth.authenticate(token)) ?? Promise.reject(errors.invalidToken());
+    if (oauth && token && !looksLikeApiKey(token)) return (await oauth.authenticate(token)) ?? Promise.reject(REFUSED_TOKEN);
     return accounts.authenticate(token);
   }
   const token = sessions ? sessionTokenOf(request) : undefined;
@@ -121,6 +121,12 @@ async function identify(
   await perAddress?.admit(request.ip);
   return caller;
 }
+
+/**
+ * A refused access token has the code of a refused key: clients of the key know that code, and OAuth clients read the
+ * 401 and its WWW-Authenticate (error="invalid_token") instead.
+ */
+const REFUSED_TOKEN = new AppError('INVALID_API_KEY', 'The access token is unknown, expired or revoked: refresh it or connect the application again');
 
 /** Who an OAuth access token stands for (src/oauth/service.ts); null for a token that is unknown, expired or revoked. */
 export interface OAuthTokens {

@@ -28,7 +28,7 @@ const BY_STATUS: Record<number, (message: string) => AppError> = {
  */
 function bearerChallenge(code: ErrorCode, access: Access | undefined): string {
   const params = [];
-  if (code === 'INVALID_API_KEY' || code === 'INVALID_TOKEN') params.push('error="invalid_token"');
+  if (code === 'INVALID_API_KEY') params.push('error="invalid_token"');
   if (access?.auth === 'required' && access.oauth) params.push(`resource_metadata="${access.oauth}"`);
   return params.length > 0 ? `Bearer ${params.join(', ')}` : 'Bearer';
 }

@@ -73,10 +73,13 @@ export class OAuthService {
     if (!accessToken || accessToken.isExpired || !accessToken.accountId || !accessToken.clientId) return null;
     const audience = [accessToken.aud ?? []].flat();
     if (!audience.includes(this.resource)) return null;
-    const account = await this.accounts.accountById(accessToken.accountId);
-    if (!account) return null;
-    const client = await this.provider.Client.find(accessToken.clientId);
-    if (!client) return null;
+    // The grant is checked too: a token written by a request that lost a race with the grant's revocation dies with it.
+    const [grant, account, client] = await Promise.all([
+      this.provider.Grant.find(accessToken.grantId),
+      this.accounts.accountById(accessToken.accountId),
+      this.provider.Client.find(accessToken.clientId),
+    ]);
+    if (!grant || !account || !client) return null;
     return {
       accountId: account.id,
       email: account.email,

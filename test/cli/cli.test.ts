@@ -370,6 +370,8 @@ describe(`users delete removes everything the account owns (in process, ${dialec
       }
       await t.core.clicks.settle();
       await plant(db, user.id, ids[0]!);
+      // A connected application (OAuth): its grant is a row of the account's.
+      await new t.core.oauthProvider.Grant({ accountId: user.id, clientId: 'some-client' }).save();
       linkIds.set(user.id, ids);
     }
     const counts = async (user: { id: string }) =>

@@ -120,7 +120,7 @@ describe.skipIf(!hasChromium)(`OAuth 2.1 for MCP, through the SDK client and Chr
     const bad = await mcpPost('not-a-real-token-at-all-0123456789');
     expect(bad.status).toBe(401);
     expect(bad.headers.get('www-authenticate')).toBe(`Bearer error="invalid_token", resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"`);
-    expect(await bad.json()).toMatchObject({ code: 'INVALID_TOKEN' });
+    expect(await bad.json()).toMatchObject({ code: 'INVALID_API_KEY' });
   });
 
   it('connects with the SDK, calls a tool as the account, refreshes with rotation, and a reused refresh token ends the family', async () => {
@@ -154,6 +154,51 @@ describe.skipIf(!hasChromium)(`OAuth 2.1 for MCP, through the SDK client and Chr
     const after = await postForm(`${base}/oauth/token`, { grant_type: 'refresh_token', refresh_token: second.refresh_token!, client_id: String(oauth.client!.client_id) });
     expect(after).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
     expect((await mcpPost(second.access_token)).status).toBe(401);
+    await context.close();
+  });
+
+  it('lets one of two concurrent refreshes with the same token through, and treats the other as the reuse it is', async () => {
+    const { context, page } = await freshBrowser();
+    const oauth = await connect('Racer', page);
+    const clientId = String(oauth.client!.client_id);
+    const refresh = () => postForm(`${base}/oauth/token`, { grant_type: 'refresh_token', refresh_token: oauth.saved!.refresh_token!, client_id: clientId });
+    const answers = await Promise.all([refresh(), refresh(), refresh()]);
+    const won = answers.filter((answer) => answer.status === 200);
+    expect(won).toHaveLength(1);
+    for (const lost of answers.filter((answer) => answer.status !== 200)) expect(lost).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    // The reuse ended the connection: the winner's new tokens are worthless too.
+    expect((await mcpPost(String(won[0]!.body.access_token))).status).toBe(401);
+    expect(await postForm(`${base}/oauth/token`, { grant_type: 'refresh_token', refresh_token: String(won[0]!.body.refresh_token), client_id: clientId })).toMatchObject({ status: 400 });
+    await context.close();
+  });
+
+  it("shows the application's registered name as text, never as markup, and answers the connections API on A and B", async () => {
+    const { context, page } = await freshBrowser();
+    const hostile = '<img src=x onerror=alert(1)><script>alert(2)</script>';
+    const oauth = new MemoryOAuthClient(CALLBACK, hostile);
+    expect(await auth(oauth, { serverUrl: mcpUrl })).toBe('REDIRECT');
+    await page.goto(String(oauth.authorizationUrl));
+    await page.getByLabel('Email').fill(owner.email);
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Allow' }).waitFor();
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toContain(hostile);
+    expect(await page.locator('script, img').count()).toBe(0);
+    await page.getByRole('button', { name: 'Allow' }).click();
+    await expect.poll(() => seen.at(-1)?.searchParams.get('state')).toBe(oauth.stateValue);
+
+    const a = await t.as(owner, { method: 'GET', url: '/api/v1/oauth/connections' });
+    const b = await t.as(owner, { method: 'GET', url: '/api/oauth/connections' });
+    expect(b.json()).toEqual(a.json());
+    const mine = a.json<{ connections: { id: string; clientName: string }[] }>().connections.find((c) => c.clientName === hostile)!;
+    // Another account can neither see nor end it.
+    const stranger = await t.createUser('pro');
+    expect((await t.as(stranger, { method: 'GET', url: '/api/v1/oauth/connections' })).json()).toEqual({ connections: [] });
+    const theirs = await t.as(stranger, { method: 'DELETE', url: `/api/oauth/connections/${mine.id}` });
+    expect(theirs.statusCode).toBe(404);
+    expect(theirs.json()).toMatchObject({ code: 'CONNECTION_NOT_FOUND' });
+    expect((await t.as(owner, { method: 'DELETE', url: `/api/oauth/connections/${mine.id}` })).json()).toEqual({ success: true, message: 'Application disconnected' });
+    expect((await t.as(owner, { method: 'DELETE', url: `/api/oauth/connections/${mine.id}` })).statusCode).toBe(404);
     await context.close();
   });
 
