@@ -11,6 +11,9 @@ import type { OAuthRepository } from './repository.js';
  */
 const SECRET_IDS = new Set(['AccessToken', 'RefreshToken', 'AuthorizationCode', 'RegistrationAccessToken', 'Interaction', 'ClientCredentials', 'DeviceCode', 'BackchannelAuthenticationRequest', 'PushedAuthorizationRequest']);
 
+/** Ids and uids are URL-safe text the server made; anything else (a NUL byte, a megabyte) is no record's, unread. */
+const plausibleId = (id: unknown): id is string => typeof id === 'string' && /^[\x21-\x7e]{1,512}$/.test(id);
+
 /**
  * oidc-provider's storage interface over `oauth_records` (one adapter per model). Expiry is read by Snip's clock, so
  * a record is gone for the server exactly when its row says so.
@@ -50,13 +53,13 @@ export function oauthAdapter(repo: OAuthRepository, clock: Clock) {
     }
 
     async find(id: string): Promise<AdapterPayload | undefined> {
-      if (typeof id !== 'string' || id.length === 0 || id.length > 512) return undefined;
+      if (!plausibleId(id)) return undefined;
       const row = await repo.find(this.model, this.key(id), this.now());
       return row ? this.payloadOf(row, id) : undefined;
     }
 
     async findByUid(uid: string): Promise<AdapterPayload | undefined> {
-      if (typeof uid !== 'string' || uid.length === 0 || uid.length > 512) return undefined;
+      if (!plausibleId(uid)) return undefined;
       const row = await repo.findByUid(this.model, uid, this.now());
       return row ? (JSON.parse(row.payload) as AdapterPayload) : undefined;
     }

@@ -51,7 +51,7 @@ export const interactionRoutes =
         if (!pending) return gone(reply);
         const session = await signedIn(request);
         if (!session) {
-          if (request.headers.cookie === undefined && request.query.hop === undefined) return page(reply, 200, sameSiteHopPage(`${base}/${pending.uid}?hop=1`));
+          if (sessionTokenOf(request) === undefined && request.query.hop === undefined) return page(reply, 200, sameSiteHopPage(`${base}/${pending.uid}?hop=1`));
           return signIn(reply, pending, 200, null);
         }
         return page(

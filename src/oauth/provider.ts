@@ -21,6 +21,8 @@ export const OAUTH_TTL = {
   accessToken: 15 * 60,
   authorizationCode: 60,
   refreshToken: 30 * 86_400,
+  /** A connection in use (its refresh token rotating) lasts at most this long before the owner is asked again. */
+  grant: 365 * 86_400,
   interaction: 60 * 60,
 } as const;
 
@@ -111,7 +113,7 @@ export function createOAuthProvider(options: {
       AccessToken: OAUTH_TTL.accessToken,
       AuthorizationCode: OAUTH_TTL.authorizationCode,
       RefreshToken: OAUTH_TTL.refreshToken,
-      Grant: OAUTH_TTL.refreshToken,
+      Grant: OAUTH_TTL.grant,
       Interaction: OAUTH_TTL.interaction,
       Session: 14 * 86_400,
       IdToken: 60 * 60,

@@ -107,9 +107,20 @@ export class OAuthRepository {
       .execute();
   }
 
-  /** Drops what expired before `now`; answers how many records went. */
-  async sweep(now: string): Promise<number> {
-    const result = await this.db.deleteFrom('oauth_records').where('expires_at', '<=', now).executeTakeFirst();
-    return Number(result.numDeletedRows);
+  /**
+   * Drops what expired before `now`, and the registrations older than `unusedBefore` that no account has connected:
+   * registration is open to anyone, so what nobody uses must not pile up. Answers how many records went.
+   */
+  async sweep(now: string, unusedBefore: string): Promise<number> {
+    const expired = await this.db.deleteFrom('oauth_records').where('expires_at', '<=', now).executeTakeFirst();
+    const unused = await this.db
+      .deleteFrom('oauth_records')
+      .where('model', '=', 'Client')
+      .where('created_at', '<', unusedBefore)
+      .where(({ not, exists, selectFrom }) =>
+        not(exists(selectFrom('oauth_records as g').select('g.id').where('g.model', '=', 'Grant').whereRef('g.client_id', '=', 'oauth_records.id'))),
+      )
+      .executeTakeFirst();
+    return Number(expired.numDeletedRows) + Number(unused.numDeletedRows);
   }
 }

@@ -32,6 +32,9 @@ export interface PendingAuthorization {
 
 type Raw = { req: IncomingMessage; res: ServerResponse };
 
+/** A registration no account has connected is dropped after this long; a client that comes back registers again. */
+const UNUSED_CLIENT_DAYS = 30;
+
 /** A name a client registered, as shown to people: one line, bounded; its id when it gave none. */
 const displayName = (name: unknown, fallback: string): string => {
   const text = typeof name === 'string' ? withoutControlCharacters(name).trim().slice(0, 100) : '';
@@ -55,7 +58,7 @@ function whereTo(redirectUri: unknown): string {
  * way to be a `Caller`: the account's tier is read on every call, as for a key, and its scopes narrow the tools.
  */
 export class OAuthService {
-  private readonly sweeps = new PeriodicSweep(() => this.repo.sweep(this.clock.now().toISOString()), 60 * 60_000);
+  private readonly sweeps = new PeriodicSweep(() => this.sweep(), 60 * 60_000);
 
   constructor(
     private readonly provider: Provider,
@@ -152,7 +155,13 @@ export class OAuthService {
     return this.provider.interactionResult(raw.req, raw.res, { login: { accountId }, consent: { grantId } }, { mergeWithLastSubmission: false });
   }
 
-  /** Drops expired codes, tokens and interactions every hour (the server's background work). */
+  /** Drops expired codes, tokens and interactions, and registrations unused for 30 days; answers how many went. */
+  sweep(): Promise<number> {
+    const now = this.clock.now();
+    return this.repo.sweep(now.toISOString(), new Date(now.getTime() - UNUSED_CLIENT_DAYS * 86_400_000).toISOString());
+  }
+
+  /** Sweeps every hour (the server's background work). */
   start(failures: SweepFailures): void {
     this.sweeps.start(failures);
   }

@@ -32,6 +32,11 @@ export class CallbackServer {
       const url = new URL(request.url ?? '/', this.url);
       // Browsers also ask for /favicon.ico.
       if (url.pathname === '/callback') this.seen.push(url);
+      // A page of another site that links to `to`: a person following a link from an assistant's web page.
+      if (url.pathname === '/link') {
+        const to = (url.searchParams.get('to') ?? '').replace(/"/g, '&quot;');
+        return void response.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><a href="${to}">Connect Snip</a>`);
+      }
       response.writeHead(200, { 'content-type': 'text/plain' }).end('back in the application');
     });
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));

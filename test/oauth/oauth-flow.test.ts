@@ -202,6 +202,45 @@ describe.skipIf(!hasChromium)(`OAuth 2.1 for MCP, through the SDK client and Chr
     await context.close();
   });
 
+  it('does not ask a signed-in person sent from another site to sign in again (one same-site hop brings the session)', async () => {
+    const { context, page } = await freshBrowser();
+    await connect('First', page);
+    const oauth = new MemoryOAuthClient(CALLBACK, 'Linked from elsewhere');
+    expect(await auth(oauth, { serverUrl: mcpUrl })).toBe('REDIRECT');
+    // localhost is another site than 127.0.0.1: the session cookie (SameSite=Strict) is withheld on this navigation.
+    await page.goto(`${otherPort.url.replace('127.0.0.1', 'localhost').replace('/callback', '/link')}?to=${encodeURIComponent(String(oauth.authorizationUrl))}`);
+    await page.getByRole('link', { name: 'Connect Snip' }).click();
+    await page.getByRole('button', { name: 'Allow' }).waitFor();
+    expect(await page.getByLabel('Password').count()).toBe(0);
+    await context.close();
+  });
+
+  it('answers a hostile client id or token as unknown, on either database', async () => {
+    for (const form of [
+      { grant_type: 'refresh_token', refresh_token: 'x', client_id: 'abc\u0000def' },
+      { grant_type: 'refresh_token', refresh_token: 'abc\u0000def', client_id: await register() },
+      { grant_type: 'authorization_code', code: 'c'.repeat(5000), client_id: 'z'.repeat(5000), code_verifier: 'v'.repeat(43), redirect_uri: CALLBACK },
+    ]) {
+      const answer = await postForm(`${base}/oauth/token`, form);
+      expect(answer.status, JSON.stringify(answer.body)).toBeGreaterThanOrEqual(400);
+      expect(answer.status).toBeLessThan(500);
+      expect(answer.body.error).toMatch(/^invalid_(client|grant|request)$/);
+    }
+  });
+
+  it('sweeps registrations nobody connected after 30 days, and keeps those with a connection', async () => {
+    const unused = await register();
+    const { context, page } = await freshBrowser();
+    const used = await connect('Kept', page);
+    await context.close();
+    t.clock.advance(31 * 86_400_000);
+    await t.core.oauth.sweep();
+    const clients = await t.core.database.db.selectFrom('oauth_records').select('id').where('model', '=', 'Client').execute();
+    const ids = clients.map((row) => row.id);
+    expect(ids).not.toContain(unused);
+    expect(ids).toContain(String(used.client!.client_id));
+  });
+
   it('revokes access and refresh tokens (RFC 7009), and an expired access token stops working', async () => {
     const { context, page } = await freshBrowser();
     const oauth = await connect('Revoker', page);
