@@ -60,7 +60,7 @@ export function oauthAdapter(repo: OAuthRepository, clock: Clock) {
 
     async findByUid(uid: string): Promise<AdapterPayload | undefined> {
       if (!plausibleId(uid)) return undefined;
-      const row = await repo.findByUid(this.model, uid, this.now());
+      const row = await repo.find(this.model, uid, this.now(), 'uid');
       return row ? (JSON.parse(row.payload) as AdapterPayload) : undefined;
     }
 

@@ -26,23 +26,13 @@ export class OAuthRepository {
       .execute();
   }
 
-  /** A record that has not expired by `now`. */
-  find(model: string, id: string, now: string): Promise<OAuthRecordRow | undefined> {
+  /** A record that has not expired by `now`, by its id or by its uid. */
+  find(model: string, id: string, now: string, by: 'id' | 'uid' = 'id'): Promise<OAuthRecordRow | undefined> {
     return this.db
       .selectFrom('oauth_records')
       .selectAll()
       .where('model', '=', model)
-      .where('id', '=', id)
-      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
-      .executeTakeFirst();
-  }
-
-  findByUid(model: string, uid: string, now: string): Promise<OAuthRecordRow | undefined> {
-    return this.db
-      .selectFrom('oauth_records')
-      .selectAll()
-      .where('model', '=', model)
-      .where('uid', '=', uid)
+      .where(by, '=', id)
       .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
       .executeTakeFirst();
   }

@@ -215,12 +215,27 @@ describe.skipIf(!hasChromium)(`OAuth 2.1 for MCP, through the SDK client and Chr
     await context.close();
   });
 
+  it('connects the account signed in now, not the one an earlier authorization in the same browser was for', async () => {
+    const { context, page } = await freshBrowser();
+    await connect('Shared computer', page);
+    // The first person signs out of the dashboard (the server's own session stays); another signs in.
+    await context.clearCookies({ name: 'snip_session' });
+    const other = { ...(await t.createUser('pro')), password };
+    await t.core.sessions.setPasswordAsOperator(other.email, password);
+    const oauth = await connect('Shared computer', page, other);
+    const client = await mcpClient(oauth);
+    expect(await ok<{ email: string }>(client, 'get_profile')).toMatchObject({ email: other.email });
+    await client.close();
+    await context.close();
+  });
+
   it('answers a hostile client id or token as unknown, on either database', async () => {
-    for (const form of [
+    const forms: Record<string, string>[] = [
       { grant_type: 'refresh_token', refresh_token: 'x', client_id: 'abc\u0000def' },
       { grant_type: 'refresh_token', refresh_token: 'abc\u0000def', client_id: await register() },
       { grant_type: 'authorization_code', code: 'c'.repeat(5000), client_id: 'z'.repeat(5000), code_verifier: 'v'.repeat(43), redirect_uri: CALLBACK },
-    ]) {
+    ];
+    for (const form of forms) {
       const answer = await postForm(`${base}/oauth/token`, form);
       expect(answer.status, JSON.stringify(answer.body)).toBeGreaterThanOrEqual(400);
       expect(answer.status).toBeLessThan(500);
