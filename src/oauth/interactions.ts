@@ -51,7 +51,9 @@ export const interactionRoutes =
         if (!pending) return gone(reply);
         const session = await signedIn(request);
         if (!session) {
-          if (sessionTokenOf(request) === undefined && request.query.hop === undefined) return page(reply, 200, sameSiteHopPage(`${base}/${pending.uid}?hop=1`));
+          // Sent here from another site, the browser withheld the session cookie (SameSite=Strict), if it has one.
+          const crossSite = request.headers['sec-fetch-site'] === 'cross-site';
+          if (crossSite && sessionTokenOf(request) === undefined && request.query.hop === undefined) return page(reply, 200, sameSiteHopPage(`${base}/${pending.uid}?hop=1`));
           return signIn(reply, pending, 200, null);
         }
         return page(

@@ -68,7 +68,8 @@ ${site}<p class="quiet">It registered itself with Snip; Snip has not checked who
 
 /**
  * The dashboard's cookie is SameSite=Strict, so a browser sent here from another site (an assistant's web page)
- * leaves it out; one navigation started by this page itself is same-site, and brings it.
+ * leaves it out (`Sec-Fetch-Site: cross-site` says so); one navigation started by this page itself is same-site, and
+ * brings it.
  */
 export function sameSiteHopPage(url: string): string {
   return layout('Continue', `<h1>Continue to Snip</h1><p><a href="${escapeHtml(url)}">Continue</a></p>`, `<meta http-equiv="refresh" content="0;url=${escapeHtml(url)}">`);
