@@ -42,6 +42,12 @@ import { oauthRoutes, resourceMetadataPath } from './oauth/routes.js';
 import { interactionRoutes } from './oauth/interactions.js';
 
 
+const Readiness = Type.Object({
+  status: Type.Union([Type.Literal('ready'), Type.Literal('unavailable')]),
+  database: Type.Union([Type.Literal('ok'), Type.Literal('down')]),
+  redis: Type.Union([Type.Literal('ok'), Type.Literal('down'), Type.Literal('none')], { description: 'none: REDIS_URL is not set' }),
+});
+
 export interface App {
   app: FastifyInstance;
   core: Core;
@@ -96,6 +102,21 @@ export async function buildApp(config: Config, options: CoreOptions = {}): Promi
     '/healthz',
     { schema: { tags: ['meta'], operationId: 'getHealth', summary: 'Liveness: 200 once the database is migrated', response: { 200: Type.Object({ status: Type.Literal('ok') }) } } },
     async () => ({ status: 'ok' as const }),
+  );
+  app.get(
+    '/readyz',
+    {
+      schema: {
+        tags: ['meta'],
+        operationId: 'getReadiness',
+        summary: 'Readiness: 200 while the database and (with REDIS_URL) Redis answer, else 503; for load balancers',
+        response: { 200: Readiness, 503: Readiness },
+      },
+    },
+    async (_request, reply) => {
+      const state = await core.readiness();
+      return reply.status(state.ready ? 200 : 503).header('cache-control', 'no-store').send({ status: state.ready ? 'ready' : 'unavailable', database: state.database ? 'ok' : 'down', redis: state.redis === null ? 'none' : state.redis ? 'ok' : 'down' });
+    },
   );
   await app.register(sessionRoutes(core.sessions, config.baseUrl.startsWith('https:')));
   await app.register(accountRoutesB(core.accounts));

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -24,6 +25,8 @@ export interface Config {
   redirectStatus: RedirectStatus;
   logLevel: string;
   redisUrl: string | null;
+  /** Server processes `npm start` runs on the one port (WORKERS: a number, or `auto` for one per CPU); 1 by default. */
+  workers: number;
   plans: Plans;
   geoipDb: string | null;
   /** Delays before each webhook retry; a delivery is abandoned after the last one fails. */
@@ -227,6 +230,13 @@ export function operatorEnvironment(file = '.env'): Env {
   return process.env;
 }
 
+function workers(env: Env): number {
+  const raw = env.WORKERS?.trim().toLowerCase();
+  if (raw === 'auto') return os.availableParallelism();
+  if (raw !== undefined && raw !== '' && !/^\d+$/.test(raw)) throw new ConfigError('WORKERS', `a number of processes (1-256) or "auto", got "${env.WORKERS}"`);
+  return integer(env, 'WORKERS', 1, 1, 256);
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = integer(env, 'PORT', 3000, 0, 65535);
   const logLevel = env.LOG_LEVEL || 'info';
@@ -246,6 +256,7 @@ export function loadConfig(env: Env = process.env): Config {
     redirectStatus,
     logLevel,
     redisUrl: redisUrl(env),
+    workers: workers(env),
     plans: plans(env),
     geoipDb: geoipDb(env),
     webhookRetryDelaysMs: retryDelays(env),

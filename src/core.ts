@@ -65,6 +65,15 @@ import type Provider from 'oidc-provider';
 import { OAuthRepository } from './oauth/repository.js';
 import { createOAuthProvider, newOAuthSecrets } from './oauth/provider.js';
 import { OAuthService } from './oauth/service.js';
+import { CacheSync } from './runtime/cache-sync.js';
+import { sql } from 'kysely';
+
+export interface Readiness {
+  ready: boolean;
+  database: boolean;
+  /** null without REDIS_URL. */
+  redis: boolean | null;
+}
 
 export interface CoreOptions {
   clock?: Clock;
@@ -109,6 +118,8 @@ export interface Core {
   affiliate: AffiliateService;
   agentLinks: AgentLinksService;
   web2app: Web2appService;
+  /** Whether the database and, when REDIS_URL is set, Redis answer (GET /readyz). */
+  readiness(): Promise<Readiness>;
   /** OAuth 2.1 for the MCP endpoint: tokens, connected applications, consent. */
   oauth: OAuthService;
   /** The authorization server itself (src/oauth/provider.ts), mounted under /oauth. */
@@ -168,7 +179,7 @@ export async function createCore(config: Config, log: FastifyBaseLogger, options
   await clicks.recoverOrphans(journalRoot);
   const expiry = new ExpirySweeper(linksRepo, bus, clock, log);
   const web2app = new Web2appService(new Web2appRepository(database.db), clock);
-  const accounts = new AccountsService(new AccountsRepository(database.db), clock, config.plans);
+  const accounts = new AccountsService(new AccountsRepository(database.db), clock, config.plans, bus);
   const oauthRepo = new OAuthRepository(database.db);
   const fresh = newOAuthSecrets();
   const oauthProvider = createOAuthProvider({
@@ -212,6 +223,12 @@ export async function createCore(config: Config, log: FastifyBaseLogger, options
     issueClickId: (partnershipId: string) => affiliate.issueClickId(partnershipId),
     openAppSession: web2app.open.bind(web2app),
   };
+  const redirects = new RedirectService(linksRepo, clicks, bus, clock, geo, trust, targets, log);
+  // With Redis, every instance drops what it cached of a change made on any other (src/runtime/cache-sync.ts).
+  const cacheSync = config.redisUrl
+    ? new CacheSync(config.redisUrl, { forgetLinks: (keys) => redirects.forget(keys), forgetDomain: (host) => domains.dropCached(host) }, log)
+    : null;
+  await cacheSync?.start(bus);
   return {
     config,
     database,
@@ -219,7 +236,7 @@ export async function createCore(config: Config, log: FastifyBaseLogger, options
     accounts,
     sessions: new SessionsService(new SessionsRepository(database.db), accounts, attemptLimits, clock, config.signupOpen),
     links,
-    redirects: new RedirectService(linksRepo, clicks, bus, clock, geo, trust, targets, log),
+    redirects,
     affiliate,
     agentLinks: new AgentLinksService(new AgentLinksRepository(database.db), links, clicks),
     web2app,
@@ -243,12 +260,22 @@ export async function createCore(config: Config, log: FastifyBaseLogger, options
     savedViews,
     qr: new QrService(new QrSettingsRepository(database.db), linksRepo, present, clock),
     present,
+    async readiness() {
+      const databaseUp = await sql`select 1`.execute(database.db).then(
+        () => true,
+        () => false,
+      );
+      if (!config.redisUrl) return { ready: databaseUp, database: databaseUp, redis: null };
+      const shared = (await redis?.ping()) === true && cacheSync?.connected === true;
+      return { ready: databaseUp && shared, database: databaseUp, redis: shared };
+    },
     async close() {
       // Events committed but not yet relayed stay in outbox_events for the next start or another instance.
       await background.stop();
       await clicks.close();
       outbox.stop();
       await redis?.close();
+      await cacheSync?.close();
       await database.db.destroy();
     },
   };

@@ -1,4 +1,7 @@
+import cluster from 'node:cluster';
 import type { AddressInfo } from 'node:net';
+import pino from 'pino';
+import { runPrimary } from './runtime/workers.js';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, operatorEnvironment } from './config.js';
 import { describeRuntime } from './runtime/describe.js';
@@ -14,6 +17,7 @@ function failStart(error: unknown): never {
 
 async function main(): Promise<void> {
   const config = loadConfig(operatorEnvironment());
+  if (config.workers > 1 && cluster.isPrimary) return runPrimary(config, pino({ level: config.logLevel }));
   const { app } = await buildApp(config);
   let closing = false;
   const shutdown = async (signal: string) => {

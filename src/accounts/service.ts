@@ -1,4 +1,5 @@
 import type { Clock } from '../clock.js';
+import type { EventBus } from '../events/bus.js';
 import { isUniqueViolation } from '../db/database.js';
 import { errors } from '../errors.js';
 import { newId } from '../ids.js';
@@ -97,6 +98,8 @@ export class AccountsService {
     private readonly repo: AccountsRepository,
     private readonly clock: Clock,
     private readonly plans: Plans,
+    /** Where a deleted account is announced: the redirect caches (of every instance) drop its links. */
+    private readonly bus?: EventBus,
   ) {}
 
   /** A new account with its namespace and first key; `passwordHash` (sign-up) is stored in the same transaction. */
@@ -142,6 +145,7 @@ export class AccountsService {
     const account = await this.requireByEmail(emailRaw);
     const counts = await this.repo.deleteAccount(account.id);
     if (!counts) throw errors.accountNotFound('No account with that email');
+    this.bus?.emit('account.deleted', { accountId: account.id });
     return { ...toAccount(account), deleted: counts };
   }
 

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import pino from 'pino';
 import type { FastifyBaseLogger } from 'fastify';
@@ -27,6 +28,7 @@ Commands:
   keys revoke --key snip_...          (or --id key_...)
   links import --email E [--format csv|json|jsonl] FILE
   links export --email E [--format csv|json|jsonl] [--output FILE]
+  db backup FILE                      SQLite: a consistent copy of the live database (the server may keep running)
   help                                this text (also --help, -h)
 
 Each command prints one JSON line on stdout; an error prints {"error":true,"code","message"} on stderr and exits
@@ -116,6 +118,17 @@ const COMMANDS: Record<string, Command> = {
       } finally {
         bar?.stop();
       }
+    },
+  },
+  'db backup': {
+    takesFile: true,
+    run: async (core, o) => {
+      if (!o.file) throw errors.missingArgument('FILE', 'is required: db backup FILE');
+      const { backup } = core.database;
+      if (!backup) throw errors.invalidArgument('db backup copies the SQLite database; on PostgreSQL use pg_dump (docs/deployment.md)');
+      const file = userPath(o.file);
+      if (fs.existsSync(file)) throw errors.invalidArgument(`${o.file} exists; give a new file name`);
+      return { backup: file, bytes: await backup(file) };
     },
   },
   'links export': {

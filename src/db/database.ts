@@ -13,6 +13,11 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface DatabaseHandle {
   db: Kysely<Database>;
   dialect: Dialect;
+  /**
+   * SQLite only: copies the live database into `file` (SQLite's online backup: a consistent copy while the server
+   * keeps writing); answers the bytes written. PostgreSQL has pg_dump for that.
+   */
+  backup?: (file: string) => Promise<number>;
 }
 
 export interface DatabaseOptions {
@@ -94,7 +99,8 @@ function openSqlite(dataDir: string): DatabaseHandle {
   // The CLI and the server share the file; wait for each other's write lock rather than fail.
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
-  return { db: new Kysely<Database>({ dialect: new SnipSqliteDialect({ database: withStatementCache(sqlite) }) }), dialect: 'sqlite' };
+  const backup = async (file: string) => (await sqlite.backup(file)).totalPages * (sqlite.pragma('page_size', { simple: true }) as number);
+  return { db: new Kysely<Database>({ dialect: new SnipSqliteDialect({ database: withStatementCache(sqlite) }) }), dialect: 'sqlite', backup };
 }
 
 async function openPostgres(url: string, schema: string | undefined): Promise<DatabaseHandle> {

@@ -240,8 +240,15 @@ export class DomainsService {
     return domain;
   }
 
+  /** Drops what this instance cached of a domain (or of every domain): it changed, here or on another instance. */
+  dropCached(hostname: string | 'all'): void {
+    if (hostname === 'all') this.active.clear();
+    else this.active.delete(hostname);
+  }
+
   private forget(hostname: string): void {
-    this.active.delete(hostname);
+    this.dropCached(hostname);
+    this.bus.emit('domain.changed', { hostname });
   }
 
   /** The created_at before which a pending claim has expired. */

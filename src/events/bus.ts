@@ -17,6 +17,10 @@ export interface DomainEvents {
   'link.scanned': { link: Pick<Link, 'id' | 'code' | 'namespace' | 'slug'>; status: 'safe' | 'warning' | 'unsafe' };
   /** A custom domain was removed; its links now use the default host. */
   'domain.deleted': { hostname: string };
+  /** A custom domain was activated, changed or removed: what requests on it see changed. */
+  'domain.changed': { hostname: string };
+  /** An account and everything it owned are gone (`users delete`). */
+  'account.deleted': { accountId: string };
   /** An affiliate program was opened or closed: its partner links' click ids start or stop. */
   'affiliate.program_updated': { programId: string };
   /** A recorded click (bots and HEAD requests never make one). */

@@ -1,4 +1,11 @@
+import { fullPathOf, type Link } from '../links/link.js';
 import type { AppLinks } from '../web2app/app-links.js';
+
+/** The cache keys of a link: its code, and namespace/slug for a namespaced link. */
+export const cacheKeysOf = (link: Pick<Link, 'code' | 'namespace' | 'slug'>): string[] => {
+  const path = fullPathOf(link);
+  return path ? [link.code, path] : [link.code];
+};
 
 /** What the redirect needs to know about a link, kept in memory. */
 export interface CachedLink {
@@ -29,8 +36,9 @@ export interface CachedLink {
 }
 
 /**
- * Changes made through this instance invalidate its cache at once; the time limit bounds how long another
- * instance on the same PostgreSQL can serve a link that was changed or deleted elsewhere.
+ * Changes made through this instance invalidate its cache at once, and through Redis every other instance's
+ * (src/runtime/cache-sync.ts); the time limit bounds how long an instance without Redis, or cut off from it, can serve
+ * a link that was changed or deleted elsewhere.
  */
 export const CACHE_TTL_MS = 10_000;
 

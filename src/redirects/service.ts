@@ -5,9 +5,9 @@ import { software, visitorKind } from '../clicks/user-agent.js';
 import type { Platform } from '../web2app/app-links.js';
 import type { Clock } from '../clock.js';
 import type { EventBus } from '../events/bus.js';
-import { fullPathOf, toLink, type Link } from '../links/link.js';
+import { toLink, type Link } from '../links/link.js';
 import type { LinkKey, LinksRepository } from '../links/repository.js';
-import { LinkCache, type CachedLink } from './link-cache.js';
+import { cacheKeysOf, LinkCache, type CachedLink } from './link-cache.js';
 
 /** Who is visiting, as far as the redirect needs to know. */
 export interface Visitor {
@@ -108,10 +108,7 @@ const MISS_CAPACITY = 10_000;
 
 const cacheKey = (key: LinkKey): string => ('code' in key ? key.code : `${key.namespace}/${key.slug}`);
 
-const keysOf = (link: Pick<Link, 'code' | 'namespace' | 'slug'>): string[] => {
-  const path = fullPathOf(link);
-  return path ? [link.code, path] : [link.code];
-};
+const keysOf = cacheKeysOf;
 
 const toCached = (link: Link, loadedAtMs: number, unsafe: string[] | null, clickIdFor: string | null): CachedLink => ({
   unsafe,
@@ -163,10 +160,19 @@ export class RedirectService {
     // Any change to a link drops it from the cache before the changing request answers.
     bus.on('link.updated', ({ previous, link }) => this.invalidate([...keysOf(previous), ...keysOf(link)]));
     bus.on('link.deleted', ({ link }) => this.invalidate(keysOf(link)));
-    bus.on('link.created', ({ link }) => {
-      this.invalidate(keysOf(link));
-      for (const k of keysOf(link)) this.misses.delete(k);
-    });
+    bus.on('link.created', ({ link }) => this.forget(keysOf(link)));
+    bus.on('account.deleted', () => this.invalidateAll());
+  }
+
+  /** Drops what this instance cached of these links (or of every link), misses included: another instance changed them. */
+  forget(keys: string[] | 'all'): void {
+    if (keys === 'all') {
+      this.invalidateAll();
+      this.misses.clear();
+      return;
+    }
+    this.invalidate(keys);
+    for (const k of keys) this.misses.delete(k);
   }
 
   /**

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Config } from '../config.js';
 import { describePostgresUrl } from '../db/postgres-start.js';
-import { describeRedisUrl } from '../usage/redis-counter-store.js';
+import { describeRedisUrl } from './redis.js';
 import { packageVersion } from './package-root.js';
 
 /** What the start-up line tells an operator: which Snip, on which storage, at which address; never a password. */

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { Redis } from 'ioredis';
 import { MemoryCounterStore, type Charge, type ChargeResult, type CounterStore } from './counters.js';
+import { describeRedisUrl, firstContact, RECONNECTING } from '../runtime/redis.js';
 
 /**
  * Checks every counter and, only if all have room, increments them all: one script, so Redis runs it
@@ -26,15 +27,6 @@ end
 return {1, unpack(counts)}
 `;
 
-/** `redis://host:port/db` without user or password, for logs. */
-export function describeRedisUrl(url: string): string {
-  const parsed = URL.parse(url);
-  if (!parsed) return 'redis (REDIS_URL)';
-  parsed.username = '';
-  parsed.password = '';
-  return parsed.toString();
-}
-
 /** A command waits at most this long for Redis: an API request never hangs on a Redis that went away. */
 const COMMAND_TIMEOUT_MS = 500;
 
@@ -58,9 +50,7 @@ export class RedisCounterStore implements CounterStore {
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
       commandTimeout: COMMAND_TIMEOUT_MS,
-      connectTimeout: 2_000,
-      // Keep trying for as long as the process runs, at most every 2 s.
-      retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
+      ...RECONNECTING,
     });
     this.redis.on('error', (error: Error) => this.lost(error));
     this.redis.on('ready', () => {
@@ -120,18 +110,16 @@ export class RedisCounterStore implements CounterStore {
    * starts counting where its peers count rather than in memory for its first requests.
    */
   firstContact(): Promise<void> {
-    if (this.redis.status === 'ready' || this.down) return Promise.resolve();
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.redis.off('ready', done);
-        this.redis.off('error', done);
-        resolve();
-      };
-      const timer = setTimeout(done, 3_000);
-      this.redis.once('ready', done);
-      this.redis.once('error', done);
-    });
+    return this.down ? Promise.resolve() : firstContact(this.redis);
+  }
+
+  /** Whether Redis answers right now (GET /readyz). */
+  async ping(): Promise<boolean> {
+    if (this.redis.status !== 'ready') return false;
+    return this.redis.ping().then(
+      () => true,
+      () => false,
+    );
   }
 
   async close(): Promise<void> {

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialectName, sharedDatabase, startApp, type TestApp, type TestUser } from '../helpers/app.js';
+import { redisReachable, TEST_REDIS_URL } from '../helpers/redis.js';
 
 /**
  * With REDIS_URL set, rate-limit counters are shared through Redis (issue 3): two app instances on one database
@@ -10,22 +10,9 @@ import { dialectName, sharedDatabase, startApp, type TestApp, type TestUser } fr
  * or SNIP_TEST_REDIS_URL); when none answers, the suite is skipped with a message, never failed.
  */
 
-const REDIS_URL = process.env.SNIP_TEST_REDIS_URL || 'redis://127.0.0.1:6379';
+const REDIS_URL = TEST_REDIS_URL;
 const MINUTE = 60_000;
 const PLANS_FILE = path.join(import.meta.dirname, '..', 'fixtures', 'plans-redis.json');
-
-async function redisReachable(url: string): Promise<boolean> {
-  const client = new Redis(url, { lazyConnect: true, connectTimeout: 1_000, maxRetriesPerRequest: 0, enableOfflineQueue: false, retryStrategy: () => null });
-  client.on('error', () => {});
-  try {
-    await client.connect();
-    return (await client.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    client.disconnect();
-  }
-}
 
 const redisUp = await redisReachable(REDIS_URL);
 if (!redisUp) console.warn(`\n== SKIPPED test/usage/redis-limits.test.ts: Redis is not reachable at ${REDIS_URL}\n`);

@@ -1,0 +1,117 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import { Redis } from 'ioredis';
+import type { EventBus } from '../events/bus.js';
+import { describeRedisUrl, firstContact, RECONNECTING } from './redis.js';
+import { cacheKeysOf } from '../redirects/link-cache.js';
+
+/** What one instance tells the others to drop: link cache keys (or every link), a custom domain (or every domain). */
+export interface Invalidation {
+  links?: string[] | 'all';
+  domain?: string | 'all';
+}
+
+/** The caches an instance keeps of shared facts, as the invalidations reach them. */
+export interface SharedCaches {
+  forgetLinks(keys: string[] | 'all'): void;
+  forgetDomain(hostname: string | 'all'): void;
+}
+
+const CHANNEL = 'snip:invalidate';
+
+/**
+ * Keeps the caches of every instance on one Redis honest (docs/architecture.md, "Many instances"): each change an
+ * instance makes to a cached fact is published on one pub/sub channel, and every other instance drops what it
+ * cached of it, within milliseconds. A lost connection is reconnected by itself; since messages sent meanwhile are
+ * lost, an instance that gets its connection back drops every cache at once. Without Redis there is nothing to do:
+ * one instance invalidates its own caches as it changes things.
+ */
+export class CacheSync {
+  private readonly origin = randomBytes(8).toString('hex');
+  private readonly publisher: Redis;
+  private readonly subscriber: Redis;
+  private readonly where: string;
+  private down = false;
+  private subscribed = false;
+
+  constructor(
+    url: string,
+    private readonly caches: SharedCaches,
+    private readonly log: FastifyBaseLogger,
+  ) {
+    this.where = describeRedisUrl(url);
+    const options = { enableOfflineQueue: false, maxRetriesPerRequest: 0, ...RECONNECTING };
+    this.publisher = new Redis(url, { ...options, commandTimeout: 500 });
+    // The subscriber queues its SUBSCRIBE until connected, and ioredis subscribes again after every reconnect.
+    this.subscriber = new Redis(url, { ...options, enableOfflineQueue: true });
+    this.subscriber.on('message', (_channel: string, text: string) => this.receive(text));
+    this.subscriber.on('error', (error: Error) => this.lost(error));
+    this.subscriber.on('end', () => this.lost(new Error('connection closed')));
+    this.subscriber.on('ready', () => this.back());
+  }
+
+  /** Subscribes, and publishes what this instance changes from now on (the events of `bus`). */
+  async start(bus: EventBus): Promise<void> {
+    bus.on('link.created', ({ link }) => this.publish({ links: cacheKeysOf(link) }));
+    bus.on('link.updated', ({ link, previous }) => this.publish({ links: [...cacheKeysOf(previous), ...cacheKeysOf(link)] }));
+    bus.on('link.deleted', ({ link }) => this.publish({ links: cacheKeysOf(link) }));
+    bus.on('link.scanned', ({ link }) => this.publish({ links: cacheKeysOf(link) }));
+    bus.on('domain.deleted', ({ hostname }) => this.publish({ links: 'all', domain: hostname }));
+    bus.on('domain.changed', ({ hostname }) => this.publish({ domain: hostname }));
+    bus.on('affiliate.program_updated', () => this.publish({ links: 'all' }));
+    bus.on('account.deleted', () => this.publish({ links: 'all', domain: 'all' }));
+    // A short-lived process (the CLI) changes something right away: its announcement must not find no connection.
+    await Promise.all([
+      this.subscriber.subscribe(CHANNEL).then(
+        () => (this.subscribed = true),
+        (error: unknown) => this.lost(error),
+      ),
+      firstContact(this.publisher),
+    ]);
+  }
+
+  publish(invalidation: Invalidation): void {
+    if (this.publisher.status !== 'ready') return;
+    this.publisher.publish(CHANNEL, JSON.stringify({ from: this.origin, ...invalidation })).catch((error: unknown) => this.lost(error));
+  }
+
+  private receive(text: string): void {
+    let message: Invalidation & { from?: string };
+    try {
+      message = JSON.parse(text) as Invalidation & { from?: string };
+    } catch {
+      return;
+    }
+    if (message.from === this.origin) return;
+    if (message.links === 'all' || Array.isArray(message.links)) this.caches.forgetLinks(message.links === 'all' ? 'all' : message.links.filter((k) => typeof k === 'string'));
+    if (typeof message.domain === 'string') this.caches.forgetDomain(message.domain);
+  }
+
+  private lost(error: unknown): void {
+    if (this.down) return;
+    this.down = true;
+    const reason = (error as { code?: string } | null)?.code ?? (error instanceof Error ? error.message : String(error));
+    this.log.warn({ redis: this.where, reason }, 'Redis is not reachable (REDIS_URL): changes made on other instances reach this one only as its caches expire (10 s) until it is back');
+  }
+
+  private back(): void {
+    if (!this.down) return;
+    this.down = false;
+    // Whatever other instances changed meanwhile was announced to nobody here.
+    this.caches.forgetLinks('all');
+    this.caches.forgetDomain('all');
+    this.log.info({ redis: this.where }, 'Redis is reachable again (REDIS_URL): caches dropped and kept in step with other instances again');
+  }
+
+  /** Whether invalidations flow (for /readyz). */
+  get connected(): boolean {
+    return this.subscribed && this.subscriber.status === 'ready';
+  }
+
+  async close(): Promise<void> {
+    for (const connection of [this.subscriber, this.publisher]) {
+      if (connection.status === 'ready') await connection.quit().catch(() => connection.disconnect());
+      else connection.disconnect();
+    }
+  }
+}
