@@ -172,7 +172,9 @@ export async function createCore(config: Config, log: FastifyBaseLogger, options
   const dispatcher = new WebhookDispatcher(webhooksRepo, sender, clock, config.webhookRetryDelaysMs, log);
   const relay = new OutboxRelay(webhooksRepo, clock, dispatcher, log);
   outbox.whenCommitted(() => relay.nudge());
-  const webhooks = new WebhookService(webhooksRepo, config.plans, clock, sender, outbox, config.webhookAllowPrivate);
+  // A webhook changed here: this instance reloads who wants the redirect's events, and tells the others to.
+  const subscribers = { refresh: async () => (await outbox.refresh(), bus.emit('webhooks.changed', {})) };
+  const webhooks = new WebhookService(webhooksRepo, config.plans, clock, sender, subscribers, config.webhookAllowPrivate);
   const safeBrowsing = config.safeBrowsingApiKey ? new SafeBrowsingClient(config.safeBrowsingApiKey, config.safeBrowsingUrl ?? undefined) : null;
   const scanner = new Scanner(new LocalThreatList(config.threatListFile), safeBrowsing);
   const trust = new TrustService(new TrustRepository(database.db), linksRepo, scanner, bus, clock, log);
@@ -226,7 +228,11 @@ export async function createCore(config: Config, log: FastifyBaseLogger, options
   const redirects = new RedirectService(linksRepo, clicks, bus, clock, geo, trust, targets, log);
   // With Redis, every instance drops what it cached of a change made on any other (src/runtime/cache-sync.ts).
   const cacheSync = config.redisUrl
-    ? new CacheSync(config.redisUrl, { forgetLinks: (keys) => redirects.forget(keys), forgetDomain: (host) => domains.dropCached(host) }, log)
+    ? new CacheSync(
+        config.redisUrl,
+        { forgetLinks: (keys) => redirects.forget(keys), forgetDomain: (host) => domains.dropCached(host), reloadSubscribers: () => outbox.refresh() },
+        log,
+      )
     : null;
   await cacheSync?.start(bus);
   return {

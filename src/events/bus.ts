@@ -19,6 +19,8 @@ export interface DomainEvents {
   'domain.deleted': { hostname: string };
   /** A custom domain was activated, changed or removed: what requests on it see changed. */
   'domain.changed': { hostname: string };
+  /** A webhook was created, changed or deleted: who wants the redirect's events may have changed. */
+  'webhooks.changed': Record<string, never>;
   /** An account and everything it owned are gone (`users delete`). */
   'account.deleted': { accountId: string };
   /** An affiliate program was opened or closed: its partner links' click ids start or stop. */

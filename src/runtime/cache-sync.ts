@@ -5,16 +5,21 @@ import type { EventBus } from '../events/bus.js';
 import { describeRedisUrl, firstContact, RECONNECTING } from './redis.js';
 import { cacheKeysOf } from '../redirects/link-cache.js';
 
-/** What one instance tells the others to drop: link cache keys (or every link), a custom domain (or every domain). */
+/**
+ * What one instance tells the others to drop: link cache keys (or every link), a custom domain (or every domain),
+ * the accounts that want the redirect's webhook events.
+ */
 export interface Invalidation {
   links?: string[] | 'all';
   domain?: string | 'all';
+  webhooks?: true;
 }
 
 /** The caches an instance keeps of shared facts, as the invalidations reach them. */
 export interface SharedCaches {
   forgetLinks(keys: string[] | 'all'): void;
   forgetDomain(hostname: string | 'all'): void;
+  reloadSubscribers(): Promise<void>;
 }
 
 const CHANNEL = 'snip:invalidate';
@@ -59,7 +64,8 @@ export class CacheSync {
     bus.on('domain.deleted', ({ hostname }) => this.publish({ links: 'all', domain: hostname }));
     bus.on('domain.changed', ({ hostname }) => this.publish({ domain: hostname }));
     bus.on('affiliate.program_updated', () => this.publish({ links: 'all' }));
-    bus.on('account.deleted', () => this.publish({ links: 'all', domain: 'all' }));
+    bus.on('account.deleted', () => this.publish({ links: 'all', domain: 'all', webhooks: true }));
+    bus.on('webhooks.changed', () => this.publish({ webhooks: true }));
     // A short-lived process (the CLI) changes something right away: its announcement must not find no connection.
     await Promise.all([
       this.subscriber.subscribe(CHANNEL).then(
@@ -85,6 +91,7 @@ export class CacheSync {
     if (message.from === this.origin) return;
     if (message.links === 'all' || Array.isArray(message.links)) this.caches.forgetLinks(message.links === 'all' ? 'all' : message.links.filter((k) => typeof k === 'string'));
     if (typeof message.domain === 'string') this.caches.forgetDomain(message.domain);
+    if (message.webhooks === true) this.caches.reloadSubscribers().catch((error: unknown) => this.log.warn({ err: error }, 'could not reload the webhook subscribers'));
   }
 
   private lost(error: unknown): void {
@@ -100,6 +107,7 @@ export class CacheSync {
     // Whatever other instances changed meanwhile was announced to nobody here.
     this.caches.forgetLinks('all');
     this.caches.forgetDomain('all');
+    void this.caches.reloadSubscribers().catch(() => undefined);
     this.log.info({ redis: this.where }, 'Redis is reachable again (REDIS_URL): caches dropped and kept in step with other instances again');
   }
 

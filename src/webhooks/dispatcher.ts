@@ -16,8 +16,11 @@ export const deliveryHeaders = (secret: string, body: string, event: string, del
 });
 
 const BATCH = 20;
-/** Longer than a delivery can take (10 s), so a lease only lapses when its instance died mid-attempt. */
-const LEASE_MS = 60_000;
+/**
+ * Longer than a delivery can take (10 s), so a lease only lapses when its instance died mid-attempt; short enough that
+ * another instance sends what a dead one held within half a minute.
+ */
+const LEASE_MS = 20_000;
 const IDLE_POLL_MS = 1_000;
 
 /**

@@ -27,8 +27,8 @@ const CHUNK = 200;
  * Writes webhook events into `outbox_events` in the caller's transaction, each with its delivery body fixed
  * (the same bytes every delivery and retry sends). Lifecycle events (created, updated, deleted, expired) are
  * always written and matched to webhooks by the relay; the redirect's events only for accounts that have a
- * webhook for them, known from a set reloaded every SUBSCRIBERS_REFRESH_MS (changes made through another
- * instance) and right after every webhook change made through this one.
+ * webhook for them, known from a set reloaded right after every webhook change made through this one, at once when
+ * another instance announces one through Redis (src/runtime/cache-sync.ts), and every SUBSCRIBERS_REFRESH_MS besides.
  */
 export class WebhookOutbox implements EventOutbox {
   private subscribers = new Map<RedirectEvent, Set<string>>();
