@@ -1,0 +1,62 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, killAll, removeDir, request, runCli, startServer, tempDir, type ServerProcess } from '../helpers/processes.js';
+
+/**
+ * WORKERS (issue 21): `npm start` as a primary process running that many servers on one port and one SQLite file.
+ * The process is what is tested here (start-up, a worker killed, SIGTERM), so it is spawned as `npm start` runs it.
+ */
+const BROWSER = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
+
+describe('WORKERS=2 on SQLite', () => {
+  let dir: string;
+  let server: ServerProcess;
+
+  beforeAll(async () => {
+    dir = tempDir('snip-workers-');
+    server = await startServer({ DATA_DIR: dir, WORKERS: '2', PUBLIC_REQUESTS_PER_MINUTE: 'unlimited' });
+    await server.waitForOutput(/listening on/, 2);
+  });
+  afterAll(async () => {
+    await killAll();
+    removeDir(dir);
+  });
+
+  const workerPids = () =>
+    server
+      .stdout()
+      .split('\n')
+      .filter((line) => line.includes('listening on'))
+      .map((line) => (JSON.parse(line) as { pid: number }).pid);
+
+  it('serves from two processes on one port and one database, restarts a worker that dies, and drains all on SIGTERM', async () => {
+    expect(server.stdout()).toContain('Snip primary: 2 server processes');
+    const pids = workerPids();
+    expect(new Set(pids).size).toBe(2);
+
+    const created = await runCli(['users', 'create', '--email', 'workers@example.com', '--tier', 'pro'], { DATA_DIR: dir });
+    expect(created.code, created.stderr).toBe(0);
+    const key = String(JSON.parse(created.stdout).apiKey);
+    const link = await request(server.url, { method: 'POST', path: '/api/v1/links', headers: bearer(key), body: { url: 'https://example.com/w' } });
+    expect(link.status, link.body).toBe(201);
+    const code = String(link.json().shortCode);
+    // One connection each (no keep-alive): node:cluster hands them to the workers in turn.
+    const visits = await Promise.all(Array.from({ length: 100 }, () => request(server.url, { method: 'GET', path: `/${code}`, headers: { 'user-agent': BROWSER } })));
+    expect(visits.every((v) => v.status === 302)).toBe(true);
+
+    process.kill(pids[0]!, 'SIGKILL');
+    await server.waitForOutput(/listening on/, 3);
+    expect(server.stdout()).toContain('a worker stopped');
+    const more = await Promise.all(Array.from({ length: 20 }, () => request(server.url, { method: 'GET', path: `/${code}`, headers: { 'user-agent': BROWSER } })));
+    expect(more.every((v) => v.status === 302)).toBe(true);
+
+    // Every click counted once, the killed worker's included (its journal is adopted by the next start).
+    const total = async () => Number((await request(server.url, { method: 'GET', path: `/api/v1/links/${code}/stats`, headers: bearer(key) })).json().totalClicks);
+    const deadline = Date.now() + 15_000;
+    while ((await total()) < 120 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await total()).toBe(120);
+
+    const result = await server.stop();
+    expect(result.code).toBe(0);
+    for (const pid of workerPids()) expect(() => process.kill(pid, 0)).toThrow();
+  });
+});
