@@ -1,3 +1,5 @@
+import path from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, killAll, removeDir, request, runCli, startServer, tempDir, type ServerProcess } from '../helpers/processes.js';
 
@@ -7,7 +9,7 @@ import { bearer, killAll, removeDir, request, runCli, startServer, tempDir, type
  */
 const BROWSER = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
 
-describe('WORKERS=2 on SQLite', () => {
+describe('WORKERS=2 on SQLite, and a backup taken while they run', () => {
   let dir: string;
   let server: ServerProcess;
 
@@ -42,6 +44,18 @@ describe('WORKERS=2 on SQLite', () => {
     // One connection each (no keep-alive): node:cluster hands them to the workers in turn.
     const visits = await Promise.all(Array.from({ length: 100 }, () => request(server.url, { method: 'GET', path: `/${code}`, headers: { 'user-agent': BROWSER } })));
     expect(visits.every((v) => v.status === 302)).toBe(true);
+
+    // A consistent copy of the live database, taken while both workers write to it.
+    const copy = path.join(dir, 'backup.db');
+    const backup = await runCli(['db', 'backup', copy], { DATA_DIR: dir });
+    expect(backup.code, backup.stderr).toBe(0);
+    expect(JSON.parse(backup.stdout)).toEqual({ backup: copy, bytes: expect.any(Number) });
+    const restored = new Database(copy, { readonly: true });
+    expect(restored.prepare('select count(*) as n from links').get()).toEqual({ n: 1 });
+    restored.close();
+    const again = await runCli(['db', 'backup', copy], { DATA_DIR: dir });
+    expect(again.code).toBe(1);
+    expect(JSON.parse(again.stderr.split('\n')[0]!)).toMatchObject({ code: 'INVALID_ARGUMENT' });
 
     process.kill(pids[0]!, 'SIGKILL');
     await server.waitForOutput(/listening on/, 3);
