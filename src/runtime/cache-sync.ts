@@ -49,6 +49,8 @@ export class CacheSync {
     this.publisher = new Redis(url, { ...options, commandTimeout: 500 });
     // The subscriber queues its SUBSCRIBE until connected, and ioredis subscribes again after every reconnect.
     this.subscriber = new Redis(url, { ...options, enableOfflineQueue: true });
+    // Its failures show on the subscriber too; an error event without a listener would be printed by ioredis.
+    this.publisher.on('error', () => undefined);
     this.subscriber.on('message', (_channel: string, text: string) => this.receive(text));
     this.subscriber.on('error', (error: Error) => this.lost(error));
     this.subscriber.on('end', () => this.lost(new Error('connection closed')));
@@ -94,11 +96,11 @@ export class CacheSync {
     if (message.webhooks === true) this.caches.reloadSubscribers().catch((error: unknown) => this.log.warn({ err: error }, 'could not reload the webhook subscribers'));
   }
 
+  /** The counters' connection logs Redis going away and coming back, once each; this one only acts on it. */
   private lost(error: unknown): void {
     if (this.down) return;
     this.down = true;
-    const reason = (error as { code?: string } | null)?.code ?? (error instanceof Error ? error.message : String(error));
-    this.log.warn({ redis: this.where, reason }, 'Redis is not reachable (REDIS_URL): changes made on other instances reach this one only as its caches expire (10 s) until it is back');
+    this.log.debug({ redis: this.where, err: error }, 'cache invalidations paused: Redis is not reachable');
   }
 
   private back(): void {
@@ -108,7 +110,7 @@ export class CacheSync {
     this.caches.forgetLinks('all');
     this.caches.forgetDomain('all');
     void this.caches.reloadSubscribers().catch(() => undefined);
-    this.log.info({ redis: this.where }, 'Redis is reachable again (REDIS_URL): caches dropped and kept in step with other instances again');
+    this.log.debug({ redis: this.where }, 'cache invalidations resumed; caches dropped');
   }
 
   /** Whether invalidations flow (for /readyz). */

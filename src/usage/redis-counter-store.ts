@@ -56,7 +56,7 @@ export class RedisCounterStore implements CounterStore {
     this.redis.on('ready', () => {
       if (!this.down) return;
       this.down = false;
-      this.log.info({ redis: this.where }, 'Redis is reachable again (REDIS_URL): rate limits are shared across instances again');
+      this.log.info({ redis: this.where }, 'Redis is reachable again (REDIS_URL): rate limits are shared across instances again, and caches kept in step');
     });
   }
 
@@ -64,7 +64,7 @@ export class RedisCounterStore implements CounterStore {
     if (this.down) return;
     this.down = true;
     const reason = (error as { code?: string } | null)?.code ?? (error instanceof Error ? error.message : String(error));
-    this.log.warn({ redis: this.where, reason }, 'Redis is not reachable (REDIS_URL): rate limits are counted per instance until it is back');
+    this.log.warn({ redis: this.where, reason }, 'Redis is not reachable (REDIS_URL): until it is back, rate limits are counted per instance and changes made on other instances reach this one as its caches expire (10 s)');
   }
 
   /** Runs `command` on Redis, or `local` on the in-memory counters while Redis is away. */

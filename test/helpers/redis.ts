@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { Redis } from 'ioredis';
 
 /** The Redis the multi-instance suites use: the local one, or SNIP_TEST_REDIS_URL. */
@@ -15,4 +16,43 @@ export async function redisReachable(url = TEST_REDIS_URL): Promise<boolean> {
   } finally {
     client.disconnect();
   }
+}
+
+/**
+ * A TCP relay in front of the test Redis that can be cut (every connection closed, new ones refused) and restored on
+ * the same port: a Redis that goes away and comes back, for a server given `redis://127.0.0.1:<port>`.
+ */
+export async function redisRelay(url = TEST_REDIS_URL): Promise<{ port: number; cut(): Promise<void>; restore(): Promise<void> }> {
+  const target = new URL(url);
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((client) => {
+    const upstream = net.connect(Number(target.port || 6379), target.hostname);
+    for (const s of [client, upstream]) {
+      sockets.add(s);
+      s.on('error', () => s.destroy());
+      s.on('close', () => sockets.delete(s));
+    }
+    client.pipe(upstream).pipe(client);
+  });
+  let port = 0;
+  const listen = () =>
+    new Promise<void>((resolve) =>
+      server.listen(port, '127.0.0.1', () => {
+        port = (server.address() as net.AddressInfo).port;
+        resolve();
+      }),
+    );
+  await listen();
+  return {
+    get port() {
+      return port;
+    },
+    async cut() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        for (const s of sockets) s.destroy();
+      });
+    },
+    restore: listen,
+  };
 }

@@ -1,11 +1,10 @@
-import net from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
-import { Redis } from 'ioredis';
 import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { createCore } from '../../src/core.js';
 import { bearer, freePort, killAll, removeDir, request, spawnServer, startServer, tempDir, type ServerProcess } from '../helpers/processes.js';
+import { redisReachable, redisRelay } from '../helpers/redis.js';
 
 /**
  * What an operator sees at start: one line saying what runs, and one clear sentence (not a driver's noise) when
@@ -36,45 +35,6 @@ async function proKey(dataDir: string): Promise<string> {
 }
 
 /** A TCP relay to the local Redis that the test can cut and restore, as a network would. */
-async function redisRelay(target: number) {
-  const sockets = new Set<net.Socket>();
-  const server = net.createServer((client) => {
-    const upstream = net.connect(target, '127.0.0.1');
-    for (const s of [client, upstream]) {
-      sockets.add(s);
-      s.on('error', () => s.destroy());
-      s.on('close', () => sockets.delete(s));
-    }
-    client.pipe(upstream).pipe(client);
-  });
-  const port = await freePort();
-  const listen = () => new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-  await listen();
-  return {
-    port,
-    async cut() {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        for (const s of sockets) s.destroy();
-      });
-    },
-    restore: listen,
-  };
-}
-
-async function redisReachable(): Promise<boolean> {
-  const client = new Redis('redis://127.0.0.1:6379', { lazyConnect: true, connectTimeout: 1_000, maxRetriesPerRequest: 0, enableOfflineQueue: false, retryStrategy: () => null });
-  client.on('error', () => undefined);
-  try {
-    await client.connect();
-    await client.ping();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    client.disconnect();
-  }
-}
 const redisUp = await redisReachable();
 if (!redisUp) console.warn('\n== SKIPPED in test/runtime/startup.test.ts: the Redis recovery test (no Redis at 127.0.0.1:6379)\n');
 
@@ -166,7 +126,7 @@ describe.concurrent('start-up', () => {
   it.skipIf(!redisUp)('goes back to the shared Redis counters by itself when Redis returns', async () => {
     const dataDir = freshDir();
     const key = await proKey(dataDir);
-    const relay = await redisRelay(6379);
+    const relay = await redisRelay();
     let server: ServerProcess | undefined;
     try {
       server = await startServer({ DATA_DIR: dataDir, REDIS_URL: `redis://127.0.0.1:${relay.port}` });

@@ -1,0 +1,54 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, killAll, removeDir, request, runCli, startServer, tempDir, type ServerProcess } from '../helpers/processes.js';
+import { redisReachable, redisRelay, TEST_REDIS_URL } from '../helpers/redis.js';
+
+/**
+ * Losing Redis (issue 21): the server reaches Redis through a TCP relay the test cuts and restores. Redirects and the
+ * API keep answering, the log says so once (not per request), and the server recovers by itself.
+ */
+const redisUp = await redisReachable();
+if (!redisUp) console.warn(`\n== SKIPPED test/runtime/redis-loss.test.ts: Redis is not reachable at ${TEST_REDIS_URL}\n`);
+
+const BROWSER = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
+
+describe.skipIf(!redisUp)('a server whose Redis goes away and comes back', () => {
+  let relay: Awaited<ReturnType<typeof redisRelay>>;
+  let server: ServerProcess;
+  let dir: string;
+
+  beforeAll(async () => {
+    relay = await redisRelay();
+    dir = tempDir('snip-redis-loss-');
+    server = await startServer({ DATA_DIR: dir, REDIS_URL: `redis://127.0.0.1:${relay.port}`, PUBLIC_REQUESTS_PER_MINUTE: 'unlimited' });
+  });
+  afterAll(async () => {
+    await killAll();
+    await relay?.cut().catch(() => undefined);
+    removeDir(dir);
+  });
+
+  const lines = (pattern: RegExp) => server.stdout().split('\n').filter((line) => pattern.test(line)).length;
+
+  it('keeps redirecting and answering, logs the loss once, and recovers by itself', async () => {
+    const created = await runCli(['users', 'create', '--email', 'loss@example.com', '--tier', 'pro'], { DATA_DIR: dir });
+    const key = String(JSON.parse(created.stdout).apiKey);
+    const code = String((await request(server.url, { method: 'POST', path: '/api/v1/links', headers: bearer(key), body: { url: 'https://example.com/r' } })).json().shortCode);
+    expect((await request(server.url, { method: 'GET', path: '/readyz' })).status).toBe(200);
+
+    await relay.cut();
+    for (let i = 0; i < 30; i++) {
+      expect((await request(server.url, { method: 'GET', path: `/${code}`, headers: { 'user-agent': BROWSER } })).status).toBe(302);
+      expect((await request(server.url, { method: 'GET', path: '/api/v1/links', headers: bearer(key) })).status).toBe(200);
+    }
+    const ready = await request(server.url, { method: 'GET', path: '/readyz' });
+    expect(ready.status).toBe(503);
+    expect(ready.json()).toMatchObject({ status: 'unavailable', database: 'ok', redis: 'down' });
+    // One line, however many requests ran meanwhile.
+    expect(lines(/Redis is not reachable/)).toBe(1);
+
+    await relay.restore();
+    await server.waitForOutput(/Redis is reachable again/, 1);
+    await expect.poll(async () => (await request(server.url, { method: 'GET', path: '/readyz' })).status, { timeout: 10_000 }).toBe(200);
+    expect(lines(/Redis is not reachable/)).toBe(1);
+  });
+});
