@@ -22,6 +22,16 @@ async function mcpCaller(core: Core, caller: Caller, body: unknown): Promise<Cal
   return clientName === null ? { ...caller, via: 'mcp' } : { ...caller, via: 'mcp', clientName };
 }
 
+const CORS = {
+  'access-control-allow-origin': '*',
+  'access-control-expose-headers': 'www-authenticate, mcp-session-id, mcp-protocol-version, retry-after, x-ratelimit-limit, x-ratelimit-remaining, x-ratelimit-reset',
+};
+const PREFLIGHT = {
+  'access-control-allow-methods': 'POST, GET, DELETE, OPTIONS',
+  'access-control-allow-headers': 'authorization, content-type, accept, mcp-protocol-version, mcp-session-id, last-event-id',
+  'access-control-max-age': '86400',
+};
+
 const JsonRpc = Type.Unknown({ description: 'A JSON-RPC 2.0 request (or batch)' });
 const tags = ['mcp'];
 
@@ -38,6 +48,17 @@ export const mcpRoutes =
       if (toAppError(error as Error).code !== 'INVALID_JSON') throw error;
       return reply.status(400).send({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: the body is not valid JSON' }, id: null });
     });
+
+    // Browser-based MCP clients call from their own origin with a bearer token (never a cookie): any origin may, and
+    // may read the 401's WWW-Authenticate, where the OAuth discovery starts.
+    app.addHook('onRequest', async (_request, reply) => {
+      reply.headers(CORS);
+    });
+    app.options(
+      '/mcp',
+      { schema: { tags, operationId: 'mcpOptions', summary: 'CORS preflight for browser-based MCP clients', response: { 204: Type.Null({ description: 'Allowed' }) } } },
+      async (_request, reply) => reply.status(204).headers(PREFLIGHT).send(null),
+    );
 
     app.post(
       '/mcp',

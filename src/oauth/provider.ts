@@ -107,6 +107,17 @@ export function createOAuthProvider(options: {
     scopes: ['openid', 'offline_access', ...SCOPE_NAMES],
     responseTypes: ['code'],
     clientAuthMethods: ['none', 'client_secret_basic', 'client_secret_post'],
+    // A desktop client (Cursor: cursor://...) registers an app-scheme redirect URI and often leaves out
+    // application_type, whose default (web) allows only http(s): such a client is taken for the native app it is.
+    extraClientMetadata: {
+      properties: ['snip_client_kind'],
+      validator: (ctx, key, _value, metadata) => {
+        if (key !== 'snip_client_kind' || ctx?.oidc?.route !== 'registration') return;
+        const asked = (ctx.oidc.body as { application_type?: unknown } | undefined)?.application_type;
+        const uris = Array.isArray(metadata.redirect_uris) ? metadata.redirect_uris : [];
+        if (asked === undefined && uris.some((uri) => typeof uri === 'string' && !/^https?:/i.test(uri))) metadata.application_type = 'native';
+      },
+    },
     clientDefaults: { grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none', id_token_signed_response_alg: 'ES256' },
     pkce: { required: () => true },
     ttl: {

@@ -229,6 +229,38 @@ describe.skipIf(!hasChromium)(`OAuth 2.1 for MCP, through the SDK client and Chr
     await context.close();
   });
 
+  it('takes a desktop client that registers an app-scheme redirect URI as native, and lets browser clients read the 401', async () => {
+    const appUri = 'cursor://anysphere.cursor-retrieval/oauth/user-snip/callback';
+    const registered = await fetch(`${base}/oauth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ client_name: 'Cursor', redirect_uris: [appUri], token_endpoint_auth_method: 'none' }),
+    });
+    expect(registered.status).toBe(201);
+    const client = (await registered.json()) as { client_id: string; application_type: string };
+    expect(client.application_type).toBe('native');
+    const started = await fetch(authorizeUrl(client.client_id, { redirect_uri: appUri, code_challenge: pkce().challenge, code_challenge_method: 'S256' }), { redirect: 'manual' });
+    expect(started.status).toBe(303);
+    expect(started.headers.get('location')).toMatch(/^\/oauth\/interaction\//);
+    // A client that says it is a web application keeps the web rules.
+    const web = await fetch(`${base}/oauth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ application_type: 'web', redirect_uris: [appUri], token_endpoint_auth_method: 'none' }),
+    });
+    expect(web.status).toBe(400);
+
+    const origin = { origin: 'http://localhost:6274' };
+    const preflight = await fetch(mcpUrl, { method: 'OPTIONS', headers: { ...origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' } });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+    expect(preflight.headers.get('access-control-allow-headers')).toContain('authorization');
+    const denied = await fetch(mcpUrl, { method: 'POST', headers: { ...origin, 'content-type': 'application/json' }, body: '{}' });
+    expect(denied.status).toBe(401);
+    expect(denied.headers.get('access-control-allow-origin')).toBe('*');
+    expect(denied.headers.get('access-control-expose-headers')).toContain('www-authenticate');
+  });
+
   it('answers a hostile client id or token as unknown, on either database', async () => {
     const forms: Record<string, string>[] = [
       { grant_type: 'refresh_token', refresh_token: 'x', client_id: 'abc\u0000def' },
