@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.js';
-import { sessionTokenOf, setSessionCookie } from '../sessions/cookie.js';
+import { clearSessionCookie, sessionTokenOf, setSessionCookie } from '../sessions/cookie.js';
 import { PASSWORD_MAX_LENGTH } from '../sessions/passwords.js';
 import { csrfTokenOf, type SessionsService } from '../sessions/service.js';
 import { consentPage, errorPage, OAUTH_PAGE_POLICY, sameSiteHopPage, signInPage } from './pages.js';
@@ -13,10 +13,14 @@ const hidden = { hide: true };
 const open = { auth: 'none' } as const;
 const Params = Type.Object({ uid: Type.String({ minLength: 1, maxLength: 100 }) });
 const SignInForm = Type.Object({ email: Type.String({ maxLength: 320 }), password: Type.String({ maxLength: PASSWORD_MAX_LENGTH * 4 }) });
+const SwitchForm = Type.Object({ csrf: Type.String({ maxLength: 200 }) });
 const ConsentForm = Type.Object({ csrf: Type.String({ maxLength: 200 }), decision: Type.Union([Type.Literal('allow'), Type.Literal('deny')]) });
 
 const page = (reply: FastifyReply, status: number, html: string) =>
   reply.status(status).header('content-security-policy', OAUTH_PAGE_POLICY).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(html);
+
+const notFromThePage = (reply: FastifyReply) =>
+  page(reply, 403, errorPage('csrf_token_invalid', 'This answer did not come from the consent page: reload it and try again.'));
 
 const gone = (reply: FastifyReply) =>
   page(reply, 400, errorPage('interaction_expired', 'This sign-in has expired, or was started in another browser. Go back to the application and connect again.'));
@@ -61,6 +65,7 @@ export const interactionRoutes =
           200,
           consentPage({
             action: `${base}/${pending.uid}/consent`,
+            switchAction: `${base}/${pending.uid}/switch-account`,
             csrfToken: csrfTokenOf(session.token),
             clientName: pending.clientName,
             clientUri: pending.clientUri,
@@ -86,14 +91,24 @@ export const interactionRoutes =
       return reply.redirect(`${base}/${pending.uid}`, 303);
     });
 
+    app.post(`${base}/:uid/switch-account`, { config: { access: open }, schema: { ...hidden, params: Params, body: SwitchForm } }, async (request, reply) => {
+      const pending = await oauth.pending(raw(request, reply), request.params.uid);
+      if (!pending) return gone(reply);
+      const session = await signedIn(request);
+      if (session) {
+        if (!sessions.csrfMatches(session.token, request.body.csrf)) return notFromThePage(reply);
+        await sessions.signOut(session.token);
+      }
+      clearSessionCookie(reply, secureCookie);
+      return reply.redirect(`${base}/${pending.uid}`, 303);
+    });
+
     app.post(`${base}/:uid/consent`, { config: { access: open }, schema: { ...hidden, params: Params, body: ConsentForm } }, async (request, reply) => {
       const pending = await oauth.pending(raw(request, reply), request.params.uid);
       if (!pending) return gone(reply);
       const session = await signedIn(request);
       if (!session) return reply.redirect(`${base}/${pending.uid}`, 303);
-      if (!sessions.csrfMatches(session.token, request.body.csrf)) {
-        return page(reply, 403, errorPage('csrf_token_invalid', 'This answer did not come from the consent page: reload it and try again.'));
-      }
+      if (!sessions.csrfMatches(session.token, request.body.csrf)) return notFromThePage(reply);
       const next = await oauth.decide(raw(request, reply), pending, session.caller.accountId, request.body.decision === 'allow');
       return reply.redirect(next, 303);
     });

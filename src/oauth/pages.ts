@@ -21,7 +21,7 @@ button{font:inherit;font-weight:600;padding:.6rem 1.2rem;border-radius:6px;borde
 button.primary{background:#0969da;border-color:#0969da;color:#fff}button:focus-visible,input:focus-visible{outline:3px solid #0969da;outline-offset:2px}
 .actions{display:flex;gap:.75rem;margin-top:1.5rem;flex-wrap:wrap}.error{color:#cf222e;font-weight:600}.quiet{color:#57606a;font-size:.9rem}
 ul.scopes{padding-left:1.2rem}ul.scopes li{margin:.35rem 0}code{font-family:ui-monospace,monospace;font-size:.85em;background:#f6f8fa;padding:.05rem .3rem;border-radius:4px}
-.client{word-break:break-word}
+.client{word-break:break-word}button.link{background:none;border:0;padding:0;min-height:0;color:#0969da;text-decoration:underline;font-weight:400}
 </style></head><body><main>${body}</main></body></html>`;
 
 /** Sign-in for the OAuth flow: the dashboard's labels (Email, Password, Sign in), posting to Snip's own sign-in. */
@@ -41,6 +41,8 @@ ${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ''}
 
 export interface ConsentDetails {
   action: string;
+  /** Where "Sign in with another account" posts: it signs this browser out, then shows the sign-in. */
+  switchAction: string;
   csrfToken: string;
   clientName: string;
   clientUri: string | null;
@@ -62,7 +64,9 @@ ${site}<p class="quiet">It registered itself with Snip; Snip has not checked who
 <form method="post" action="${escapeHtml(details.action)}">
 <input type="hidden" name="csrf" value="${escapeHtml(details.csrfToken)}">
 <div class="actions"><button class="primary" type="submit" name="decision" value="allow">Allow</button><button type="submit" name="decision" value="deny">Deny</button></div>
-</form>`,
+</form>
+<form method="post" action="${escapeHtml(details.switchAction)}"><input type="hidden" name="csrf" value="${escapeHtml(details.csrfToken)}">
+<p class="quiet">Not ${escapeHtml(details.email)}? <button class="link" type="submit">Sign in with another account</button></p></form>`,
   );
 }
 

@@ -218,11 +218,17 @@ describe.skipIf(!hasChromium)(`OAuth 2.1 for MCP, through the SDK client and Chr
   it('connects the account signed in now, not the one an earlier authorization in the same browser was for', async () => {
     const { context, page } = await freshBrowser();
     await connect('Shared computer', page);
-    // The first person signs out of the dashboard (the server's own session stays); another signs in.
-    await context.clearCookies({ name: 'snip_session' });
+    // The consent page names who is signed in; someone else signs in from there instead.
     const other = { ...(await t.createUser('pro')), password };
     await t.core.sessions.setPasswordAsOperator(other.email, password);
-    const oauth = await connect('Shared computer', page, other);
+    const oauth = new MemoryOAuthClient(CALLBACK, 'Shared computer');
+    expect(await auth(oauth, { serverUrl: mcpUrl })).toBe('REDIRECT');
+    await page.goto(String(oauth.authorizationUrl));
+    await page.getByText(`Signed in as ${owner.email}`).waitFor();
+    await page.getByRole('button', { name: 'Sign in with another account' }).click();
+    await page.getByLabel('Email').waitFor();
+    const back = await approve(page, seen, page.url(), 'Allow', other);
+    expect(await auth(oauth, { serverUrl: mcpUrl, authorizationCode: back.searchParams.get('code')! })).toBe('AUTHORIZED');
     const client = await mcpClient(oauth);
     expect(await ok<{ email: string }>(client, 'get_profile')).toMatchObject({ email: other.email });
     await client.close();
