@@ -193,6 +193,8 @@ export async function createCore(config: Config, log: FastifyBaseLogger, options
     accountExists: async (id) => (await accounts.accountById(id)) !== null,
   });
   const oauth = new OAuthService(oauthProvider, oauthRepo, accounts, clock, `${config.baseUrl}/mcp`);
+  // The authorization server answers its own failures with a bare server_error; the operator gets the cause here.
+  oauthProvider.on('server_error', (ctx: { path?: string }, err: unknown) => log.error({ err, path: ctx?.path }, 'OAuth request failed'));
   // The background work belongs to the server: a short-lived CLI process leaves it to the server, which picks
   // up what the CLI did (outbox rows, links owed a scan) from the database.
   const background = new Lifecycle([

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.js';
+import { nulError, nulPath } from '../http/schema-issues.js';
 import { clearSessionCookie, sessionTokenOf, setSessionCookie } from '../sessions/cookie.js';
 import { PASSWORD_MAX_LENGTH } from '../sessions/passwords.js';
 import { csrfTokenOf, type SessionsService } from '../sessions/service.js';
@@ -22,6 +23,9 @@ const page = (reply: FastifyReply, status: number, html: string) =>
 const notFromThePage = (reply: FastifyReply) =>
   page(reply, 403, errorPage('csrf_token_invalid', 'This answer did not come from the consent page: reload it and try again.'));
 
+const asksNothing = (reply: FastifyReply) =>
+  page(reply, 400, errorPage('invalid_scope', 'The application asked for no permission Snip offers. Go back to it and connect again.'));
+
 const gone = (reply: FastifyReply) =>
   page(reply, 400, errorPage('interaction_expired', 'This sign-in has expired, or was started in another browser. Go back to the application and connect again.'));
 
@@ -34,8 +38,12 @@ const gone = (reply: FastifyReply) =>
 export const interactionRoutes =
   (oauth: OAuthService, sessions: SessionsService, secureCookie: boolean): FastifyPluginAsyncTypebox =>
   async (app) => {
+    // The forms' fields, NUL refused as in every JSON body (PostgreSQL cannot store it; no field needs it).
     app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 8192 }, (_request, body, done) => {
-      done(null, Object.fromEntries(new URLSearchParams(body as string)));
+      const fields = Object.fromEntries(new URLSearchParams(body as string));
+      const path = nulPath(fields);
+      if (path) done(nulError(path, 'The form'), undefined);
+      else done(null, fields);
     });
     const base = OAUTH_PATHS.interaction;
     const raw = (request: FastifyRequest, reply: FastifyReply) => ({ req: request.raw, res: reply.raw });
@@ -53,6 +61,7 @@ export const interactionRoutes =
       async (request, reply) => {
         const pending = await oauth.pending(raw(request, reply), request.params.uid);
         if (!pending) return gone(reply);
+        if (pending.scopes.length === 0) return asksNothing(reply);
         const session = await signedIn(request);
         if (!session) {
           // Sent here from another site, the browser withheld the session cookie (SameSite=Strict), if it has one.
@@ -109,6 +118,7 @@ export const interactionRoutes =
       const session = await signedIn(request);
       if (!session) return reply.redirect(`${base}/${pending.uid}`, 303);
       if (!sessions.csrfMatches(session.token, request.body.csrf)) return notFromThePage(reply);
+      if (pending.scopes.length === 0) return asksNothing(reply);
       const next = await oauth.decide(raw(request, reply), pending, session.caller.accountId, request.body.decision === 'allow');
       return reply.redirect(next, 303);
     });

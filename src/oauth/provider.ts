@@ -3,7 +3,7 @@ import Provider, { errors as oauthErrors, type Configuration, type KoaContextWit
 import type { Clock } from '../clock.js';
 import { oauthAdapter } from './adapter.js';
 import type { OAuthRepository } from './repository.js';
-import { SCOPE_NAMES } from './scopes.js';
+import { parseScopes, SCOPE_NAMES } from './scopes.js';
 import { errorPage } from './pages.js';
 
 /** Where the authorization server answers, under BASE_URL; the well-known documents name them (src/oauth/routes.ts). */
@@ -143,7 +143,8 @@ export function createOAuthProvider(options: {
     clientBasedCORS: () => true,
     features: {
       devInteractions: { enabled: false },
-      registration: { enabled: true, initialAccessToken: false },
+      // No RFC 7592 management of a registration: no registration access token to store for each anonymous client.
+      registration: { enabled: true, initialAccessToken: false, issueRegistrationAccessToken: false },
       revocation: { enabled: true },
       userinfo: { enabled: false },
       resourceIndicators: {
@@ -172,14 +173,20 @@ export function createOAuthProvider(options: {
 }
 
 /**
- * An authorization request that names no scope asks for what the client registered, or else for every scope: the
- * consent page lists them, and a token with no scope could call no tool.
+ * An authorization request that names none of Snip's scopes (no `scope`, or only `openid offline_access`) also asks
+ * for what the client registered, or else for every scope: the consent page lists them, and a token without one could
+ * call no tool. (A POST to the authorization endpoint is left as it is; the consent page refuses one that asks for
+ * nothing of Snip's.)
  */
 function defaultScope(provider: Provider, all: string) {
   return async (ctx: KoaContextWithOIDC, next: () => Promise<void>) => {
-    if (ctx.method === 'GET' && ctx.path === OAUTH_PATHS.authorization && !ctx.query.scope && typeof ctx.query.client_id === 'string') {
-      const client = await provider.Client.find(ctx.query.client_id).catch(() => undefined);
-      ctx.query = { ...ctx.query, scope: client?.scope ?? all };
+    if (ctx.method === 'GET' && ctx.path === OAUTH_PATHS.authorization && typeof ctx.query.client_id === 'string') {
+      const asked = typeof ctx.query.scope === 'string' ? ctx.query.scope.trim() : '';
+      if (parseScopes(asked).length === 0) {
+        const client = await provider.Client.find(ctx.query.client_id).catch(() => undefined);
+        const registered = parseScopes(client?.scope).join(' ');
+        ctx.query = { ...ctx.query, scope: [asked, registered || all].filter(Boolean).join(' ') };
+      }
     }
     await next();
   };

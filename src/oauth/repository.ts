@@ -70,17 +70,21 @@ export class OAuthRepository {
     });
   }
 
-  /** The account's live grants to a client, other than `keep`: an application connected again replaces them. */
-  async otherGrants(accountId: string, clientId: string, keep: string): Promise<string[]> {
+  /**
+   * The account's grants to a client made before `newest` (by creation time, then id): an application connected again
+   * replaces them. Of two consents at the same moment, the later one in that order survives, whichever runs first.
+   */
+  async olderGrants(accountId: string, clientId: string, newest: string): Promise<string[]> {
     const rows = await this.db
       .selectFrom('oauth_records')
-      .select('id')
+      .select(['id', 'created_at'])
       .where('model', '=', 'Grant')
       .where('account_id', '=', accountId)
       .where('client_id', '=', clientId)
-      .where('id', '!=', keep)
       .execute();
-    return rows.map((row) => row.id);
+    const mine = rows.find((row) => row.id === newest);
+    if (!mine) return [];
+    return rows.filter((row) => row.created_at < mine.created_at || (row.created_at === mine.created_at && row.id < mine.id)).map((row) => row.id);
   }
 
   /** The account's grants that have not expired, newest first, each with its client's registration. */
@@ -111,6 +115,15 @@ export class OAuthRepository {
         not(exists(selectFrom('oauth_records as g').select('g.id').where('g.model', '=', 'Grant').whereRef('g.client_id', '=', 'oauth_records.id'))),
       )
       .executeTakeFirst();
-    return Number(expired.numDeletedRows) + Number(unused.numDeletedRows);
+    // What belongs to a client no longer registered (records of older versions, or left by a revoked grant's client).
+    const orphans = await this.db
+      .deleteFrom('oauth_records')
+      .where('model', '!=', 'Client')
+      .where('client_id', 'is not', null)
+      .where(({ not, exists, selectFrom }) =>
+        not(exists(selectFrom('oauth_records as c').select('c.id').where('c.model', '=', 'Client').whereRef('c.id', '=', 'oauth_records.client_id'))),
+      )
+      .executeTakeFirst();
+    return Number(expired.numDeletedRows) + Number(unused.numDeletedRows) + Number(orphans.numDeletedRows);
   }
 }

@@ -6,7 +6,7 @@ import { errors } from '../errors.js';
 import { withoutControlCharacters } from '../control-characters.js';
 import type { OAuthRepository } from './repository.js';
 import { PeriodicSweep, type SweepFailures } from '../runtime/periodic-sweep.js';
-import { parseScopes, SCOPE_NAMES, type Scope } from './scopes.js';
+import { parseScopes, type Scope } from './scopes.js';
 
 /** An application connected to an account by OAuth, as the dashboard lists it. */
 export interface Connection {
@@ -27,6 +27,7 @@ export interface PendingAuthorization {
   clientUri: string | null;
   /** Where the application gets its answer: its redirect URI's host, or its scheme for an app. */
   redirectTo: string;
+  /** Snip's scopes the request asks for; empty when it asks for none Snip has (the page then says so). */
   scopes: Scope[];
 }
 
@@ -124,6 +125,7 @@ export class OAuthService {
     const clientId = String(details.params.client_id);
     const client = await this.provider.Client.find(clientId);
     if (!client) return null;
+    // Exactly what the request asks (src/oauth/provider.ts fills in a default): what is shown is what is granted.
     const requested = parseScopes(typeof details.params.scope === 'string' ? details.params.scope : undefined);
     return {
       uid,
@@ -131,7 +133,7 @@ export class OAuthService {
       clientName: displayName(client.clientName, clientId),
       clientUri: httpUrlOrNull(client.clientUri),
       redirectTo: whereTo(details.params.redirect_uri),
-      scopes: requested.length > 0 ? requested : SCOPE_NAMES,
+      scopes: requested,
     };
   }
 
@@ -151,7 +153,7 @@ export class OAuthService {
     grant.addOIDCScope([...requested.filter((scope) => scope === 'openid' || scope === 'offline_access'), ...pending.scopes]);
     grant.addResourceScope(this.resource, pending.scopes);
     const grantId = await grant.save();
-    for (const older of await this.repo.otherGrants(accountId, pending.clientId, grantId)) await this.repo.revokeGrant(accountId, older);
+    for (const older of await this.repo.olderGrants(accountId, pending.clientId, grantId)) await this.repo.revokeGrant(accountId, older);
     return this.provider.interactionResult(raw.req, raw.res, { login: { accountId }, consent: { grantId } }, { mergeWithLastSubmission: false });
   }
 

@@ -47,8 +47,9 @@ export class CacheSync {
     this.where = describeRedisUrl(url);
     const options = { enableOfflineQueue: false, maxRetriesPerRequest: 0, ...RECONNECTING };
     this.publisher = new Redis(url, { ...options, commandTimeout: 500 });
-    // The subscriber queues its SUBSCRIBE until connected, and ioredis subscribes again after every reconnect.
-    this.subscriber = new Redis(url, { ...options, enableOfflineQueue: true });
+    // The subscriber keeps its SUBSCRIBE queued until a connection takes it (a Redis that starts after Snip), and
+    // ioredis subscribes again after every reconnect.
+    this.subscriber = new Redis(url, { ...RECONNECTING, enableOfflineQueue: true, maxRetriesPerRequest: null });
     // Its failures show on the subscriber too; an error event without a listener would be printed by ioredis.
     this.publisher.on('error', () => undefined);
     this.subscriber.on('message', (_channel: string, text: string) => this.receive(text));
@@ -68,14 +69,17 @@ export class CacheSync {
     bus.on('affiliate.program_updated', () => this.publish({ links: 'all' }));
     bus.on('account.deleted', () => this.publish({ links: 'all', domain: 'all', webhooks: true }));
     bus.on('webhooks.changed', () => this.publish({ webhooks: true }));
+    this.subscribe();
     // A short-lived process (the CLI) changes something right away: its announcement must not find no connection.
-    await Promise.all([
-      this.subscriber.subscribe(CHANNEL).then(
-        () => (this.subscribed = true),
-        (error: unknown) => this.lost(error),
-      ),
-      firstContact(this.publisher),
-    ]);
+    await firstContact(this.publisher);
+  }
+
+  /** Not awaited: with Redis away it completes once Redis is there, and start-up does not wait for that. */
+  private subscribe(): void {
+    this.subscriber.subscribe(CHANNEL).then(
+      () => (this.subscribed = true),
+      (error: unknown) => this.lost(error),
+    );
   }
 
   publish(invalidation: Invalidation): void {
@@ -90,7 +94,8 @@ export class CacheSync {
     } catch {
       return;
     }
-    if (message.from === this.origin) return;
+    // Anything else on the channel (another program's message, `null`) is not Snip's: ignored, never thrown.
+    if (typeof message !== 'object' || message === null || message.from === this.origin) return;
     if (message.links === 'all' || Array.isArray(message.links)) this.caches.forgetLinks(message.links === 'all' ? 'all' : message.links.filter((k) => typeof k === 'string'));
     if (typeof message.domain === 'string') this.caches.forgetDomain(message.domain);
     if (message.webhooks === true) this.caches.reloadSubscribers().catch((error: unknown) => this.log.warn({ err: error }, 'could not reload the webhook subscribers'));
@@ -110,6 +115,7 @@ export class CacheSync {
     this.caches.forgetLinks('all');
     this.caches.forgetDomain('all');
     void this.caches.reloadSubscribers().catch(() => undefined);
+    if (!this.subscribed) this.subscribe();
     this.log.debug({ redis: this.where }, 'cache invalidations resumed; caches dropped');
   }
 

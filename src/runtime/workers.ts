@@ -5,11 +5,14 @@ import { openDatabase } from '../db/database.js';
 
 /** A worker that dies sooner than this after it started is crashing at start: the next one waits a little. */
 const QUICK_DEATH_MS = 5_000;
+/** How many quick deaths in a row make the primary give up (exit 1) rather than restart forever. */
+const MAX_QUICK_DEATHS = 5;
 
 /**
  * `WORKERS` above 1: this process is the primary. It migrates the database once (so workers never race to), then
  * runs that many server processes on the one port (node:cluster hands each connection to a worker in turn), restarts
- * any that dies, and on SIGTERM or SIGINT passes the signal on and exits once all have drained. Each worker is a
+ * any that dies (giving up with exit 1 when they keep dying at start), and on SIGTERM or SIGINT passes the signal on and
+ * exits once all have drained: 0, or 1 if a worker's shutdown failed. Each worker is a
  * whole Snip, as separate instances are: its own click journal (adopted by the next start if it dies), its share of
  * background work (every job is safe on many instances), the database and Redis in common.
  */
@@ -18,31 +21,54 @@ export async function runPrimary(config: Config, log: FastifyBaseLogger): Promis
   await database.db.destroy();
 
   let stopping = false;
+  let failedShutdown = false;
+  let quickDeathsInARow = 0;
+  const restarts = new Set<NodeJS.Timeout>();
   const startedAt = new Map<number, number>();
   const fork = () => {
+    if (stopping) return;
     const worker = cluster.fork();
     startedAt.set(worker.id, Date.now());
   };
+  const running = () => Object.keys(cluster.workers ?? {}).length;
   cluster.on('exit', (worker: Worker, code: number | null, signal: string | null) => {
     const lived = Date.now() - (startedAt.get(worker.id) ?? 0);
     startedAt.delete(worker.id);
     if (stopping) {
-      if (Object.keys(cluster.workers ?? {}).length === 0) {
+      if (code !== 0) failedShutdown = true;
+      if (running() === 0) {
         log.info('stopped');
-        process.exit(0);
+        process.exit(failedShutdown ? 1 : 0);
       }
       return;
     }
+    quickDeathsInARow = lived < QUICK_DEATH_MS ? quickDeathsInARow + 1 : 0;
+    // Workers that die at start again and again (a bad setting, a database that refuses) will not start by retrying:
+    // exit non-zero, so the process manager sees a failure rather than a primary serving nothing.
+    if (quickDeathsInARow >= MAX_QUICK_DEATHS) {
+      log.fatal({ worker: worker.process.pid, code, signal }, `workers stopped within ${QUICK_DEATH_MS / 1000} s of starting ${MAX_QUICK_DEATHS} times in a row; giving up`);
+      stopping = true;
+      failedShutdown = true;
+      for (const other of Object.values(cluster.workers ?? {})) other?.process.kill('SIGTERM');
+      if (running() === 0) process.exit(1);
+      return;
+    }
     log.error({ worker: worker.process.pid, code, signal }, 'a worker stopped; starting another');
-    setTimeout(fork, lived < QUICK_DEATH_MS ? 1_000 : 0).unref();
+    // Not unref'd: with every worker gone, this timer is what keeps the primary alive until the next one starts.
+    const timer = setTimeout(() => {
+      restarts.delete(timer);
+      fork();
+    }, lived < QUICK_DEATH_MS ? 1_000 : 0);
+    restarts.add(timer);
   });
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
+    for (const timer of restarts) clearTimeout(timer);
+    restarts.clear();
     log.info({ signal }, 'draining every worker');
-    const workers = Object.values(cluster.workers ?? {});
-    if (workers.length === 0) process.exit(0);
-    for (const worker of workers) worker?.process.kill(signal);
+    if (running() === 0) process.exit(0);
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill(signal);
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));

@@ -267,6 +267,21 @@ describe.skipIf(!hasChromium)(`OAuth 2.1 for MCP, through the SDK client and Chr
     expect(denied.headers.get('access-control-expose-headers')).toContain('www-authenticate');
   });
 
+  it('grants a request that asks only openid offline_access the default scopes, shown and granted alike; refuses a NUL in a form', async () => {
+    const { context, page } = await freshBrowser();
+    const clientId = await register();
+    const { verifier, challenge } = pkce();
+    const back = await approve(page, seen, authorizeUrl(clientId, { scope: 'openid offline_access', code_challenge: challenge, code_challenge_method: 'S256' }), 'Allow', owner);
+    const token = await exchange(clientId, back.searchParams.get('code')!, verifier);
+    expect(token.status).toBe(200);
+    expect(String(token.body.scope).split(' ')).toEqual(expect.arrayContaining(['links:read', 'links:write', 'account:write']));
+    await context.close();
+
+    const nul = await fetch(`${base}/oauth/interaction/anything/sign-in`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'email=a%00b%40example.com&password=x' });
+    expect(nul.status).toBe(400);
+    expect(((await nul.json()) as { code: string }).code).toMatch(/^INVALID_/);
+  });
+
   it('answers a hostile client id or token as unknown, on either database', async () => {
     const forms: Record<string, string>[] = [
       { grant_type: 'refresh_token', refresh_token: 'x', client_id: 'abc\u0000def' },
@@ -283,6 +298,8 @@ describe.skipIf(!hasChromium)(`OAuth 2.1 for MCP, through the SDK client and Chr
 
   it('sweeps registrations nobody connected after 30 days, and keeps those with a connection', async () => {
     const unused = await register();
+    // No registration management (RFC 7592): nothing is stored for an anonymous registration but the client.
+    expect(await t.core.database.db.selectFrom('oauth_records').select('id').where('model', '=', 'RegistrationAccessToken').execute()).toEqual([]);
     const { context, page } = await freshBrowser();
     const used = await connect('Kept', page);
     await context.close();

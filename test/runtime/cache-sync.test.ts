@@ -1,3 +1,4 @@
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialectName, sharedDatabase, startApp, type TestApp } from '../helpers/app.js';
 import { redisReachable, TEST_REDIS_URL } from '../helpers/redis.js';
@@ -69,6 +70,20 @@ describe.skipIf(!redisUp)(`caches kept in step through Redis: two instances (${d
     const made = await a.as(user, { method: 'POST', url: '/api/v1/links', payload: { url: 'https://example.com/fresh', customSlug: 'fresh' } });
     expect(made.statusCode, made.body).toBe(201);
     expect(await within(async () => (await visit(b, `/${user.namespace}/fresh`)).statusCode === 302)).toBeLessThan(1_000);
+  });
+
+  it("ignores what is not Snip's on the channel, and keeps working", async () => {
+    const other = new Redis(TEST_REDIS_URL);
+    try {
+      for (const text of ['null', '42', 'not json', '[1,2]', '{"links":7}']) await other.publish('snip:invalidate', text);
+    } finally {
+      other.disconnect();
+    }
+    const user = await a.createUser('pro');
+    const code = (await a.as(user, { method: 'POST', url: '/api/v1/links', payload: { url: 'https://example.com/still' } })).json<{ shortCode: string }>().shortCode;
+    expect((await visit(b, `/${code}`)).statusCode).toBe(302);
+    expect((await a.as(user, { method: 'DELETE', url: `/api/v1/links/${code}` })).statusCode).toBe(200);
+    expect(await within(async () => (await visit(b, `/${code}`)).statusCode === 404)).toBeLessThan(1_000);
   });
 
   it('is ready while the database and Redis answer', async () => {

@@ -52,3 +52,21 @@ describe.skipIf(!redisUp)('a server whose Redis goes away and comes back', () =>
     expect(lines(/Redis is not reachable/)).toBe(1);
   });
 });
+
+describe.skipIf(!redisUp)('a server that starts before its Redis', () => {
+  it('subscribes and becomes ready once Redis is there', async () => {
+    const relay = await redisRelay();
+    await relay.cut();
+    const dir = tempDir('snip-redis-late-');
+    try {
+      const server = await startServer({ DATA_DIR: dir, REDIS_URL: `redis://127.0.0.1:${relay.port}` });
+      expect((await request(server.url, { method: 'GET', path: '/readyz' })).status).toBe(503);
+      await relay.restore();
+      await expect.poll(async () => (await request(server.url, { method: 'GET', path: '/readyz' })).json(), { timeout: 15_000 }).toEqual({ status: 'ready', database: 'ok', redis: 'ok' });
+      await server.stop();
+    } finally {
+      await relay.cut().catch(() => undefined);
+      removeDir(dir);
+    }
+  });
+});

@@ -1,7 +1,8 @@
+import net from 'node:net';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, killAll, removeDir, request, runCli, startServer, tempDir, type ServerProcess } from '../helpers/processes.js';
+import { bearer, killAll, removeDir, request, runCli, spawnServer, startServer, tempDir, type ServerProcess } from '../helpers/processes.js';
 
 /**
  * WORKERS (issue 21): `npm start` as a primary process running that many servers on one port and one SQLite file.
@@ -72,5 +73,23 @@ describe('WORKERS=2 on SQLite, and a backup taken while they run', () => {
     const result = await server.stop();
     expect(result.code).toBe(0);
     for (const pid of workerPids()) expect(() => process.kill(pid, 0)).toThrow();
+  });
+});
+
+describe('WORKERS when the workers cannot start', () => {
+  it('gives up with exit code 1 rather than serving nothing (the port is taken)', async () => {
+    const dir = tempDir('snip-workers-fail-');
+    const blocker = net.createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as net.AddressInfo).port;
+    try {
+      const server = spawnServer({ DATA_DIR: dir, WORKERS: '2', HOST: '127.0.0.1', PORT: String(port) });
+      const result = await server.exited;
+      expect(result.code).toBe(1);
+      expect(result.stdout).toContain('giving up');
+    } finally {
+      blocker.close();
+      removeDir(dir);
+    }
   });
 });
