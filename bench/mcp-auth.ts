@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
+import { freePort } from './free-port.js';
 
 /**
  * What OAuth costs an MCP call: `tools/list` over real HTTP with an API key and with an OAuth access token (the
@@ -11,11 +12,8 @@ import { loadConfig } from '../src/config.js';
  * token comes from the whole flow, driven over HTTP as a browser would (sign-in form, consent form), on SQLite.
  */
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'snip-bench-mcp-'));
-const probe = await buildApp(loadConfig({ ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' }));
-await probe.app.listen({ port: 0, host: '127.0.0.1' });
-const port = (probe.app.server.address() as { port: number }).port;
-await probe.app.close();
-// The issuer must be the address clients use, so the app starts again on the port it was given.
+// The issuer must be the address clients use: the port is chosen before the app is built.
+const port = await freePort();
 const config = loadConfig({ ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent', BASE_URL: `http://127.0.0.1:${port}`, PUBLIC_REQUESTS_PER_MINUTE: 'unlimited' });
 const { app, core } = await buildApp(config);
 await app.listen({ port, host: '127.0.0.1' });

@@ -1,9 +1,9 @@
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { freePort } from './free-port.js';
 
 /**
  * One process against WORKERS=auto: `node dist/main.js` as `npm start` runs it, on a fresh SQLite database, redirecting
@@ -17,14 +17,6 @@ const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KH
 const BOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
 
 spawnSync(process.execPath, ['scripts/build.mjs', '--if-stale', '--server-only'], { cwd: root, stdio: 'inherit' });
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 
 async function run(workers: string): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'snip-bench-workers-'));

@@ -108,7 +108,6 @@ const MISS_CAPACITY = 10_000;
 
 const cacheKey = (key: LinkKey): string => ('code' in key ? key.code : `${key.namespace}/${key.slug}`);
 
-const keysOf = cacheKeysOf;
 
 const toCached = (link: Link, loadedAtMs: number, unsafe: string[] | null, clickIdFor: string | null): CachedLink => ({
   unsafe,
@@ -153,14 +152,14 @@ export class RedirectService {
     private readonly targets: RedirectTargets,
     private readonly log: FastifyBaseLogger,
   ) {
-    bus.on('link.scanned', ({ link }) => this.invalidate(keysOf(link)));
+    bus.on('link.scanned', ({ link }) => this.invalidate(cacheKeysOf(link)));
     // Rare, and it moves many links back to the default host at once: start afresh.
     bus.on('domain.deleted', () => this.invalidateAll());
     bus.on('affiliate.program_updated', () => this.invalidateAll());
     // Any change to a link drops it from the cache before the changing request answers.
-    bus.on('link.updated', ({ previous, link }) => this.invalidate([...keysOf(previous), ...keysOf(link)]));
-    bus.on('link.deleted', ({ link }) => this.invalidate(keysOf(link)));
-    bus.on('link.created', ({ link }) => this.forget(keysOf(link)));
+    bus.on('link.updated', ({ previous, link }) => this.invalidate([...cacheKeysOf(previous), ...cacheKeysOf(link)]));
+    bus.on('link.deleted', ({ link }) => this.invalidate(cacheKeysOf(link)));
+    bus.on('link.created', ({ link }) => this.forget(cacheKeysOf(link)));
     bus.on('account.deleted', () => this.invalidateAll());
   }
 

@@ -19,8 +19,7 @@ export function launch(): Promise<Browser> {
 
 export const PHONE: BrowserContextOptions = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
 
-/** A real browser's User-Agent: bots are redirected but not counted. */
-export const BROWSER_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
+export { BROWSER_UA } from '../helpers/user-agents.js';
 
 /** Every page of the dashboard has exactly one h1 once it has loaded. */
 export async function expectOneH1(page: Page, text?: string): Promise<void> {

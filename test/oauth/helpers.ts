@@ -6,18 +6,6 @@ import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } fr
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 
-/** A port the kernel has just handed out and given back, for a server whose BASE_URL must name its port up front. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 /**
  * A native client's loopback listener (RFC 8252): the browser's visit to /callback is where the application reads the
  * authorization response. `seen` holds the URLs it was visited at.

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialectName, startApp, type TestApp, type TestUser } from '../helpers/app.js';
 import { ok, refused } from '../helpers/mcp.js';
 import { hasChromium, launch } from '../e2e/browser.js';
-import { approve, CallbackServer, freePort, MemoryOAuthClient, pkce, postForm } from './helpers.js';
+import { approve, CallbackServer, MemoryOAuthClient, pkce, postForm } from './helpers.js';
+import { freePort } from '../helpers/processes.js';
 
 /**
  * OAuth 2.1 for the MCP endpoint as an MCP client meets it: the SDK's own `auth()` discovers the server, registers,

@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { dialectName, useTestApp, type BlockApp } from '../helpers/app.js';
+import { BROWSER_UA } from '../helpers/user-agents.js';
 
 /**
  * The redirect's fast path (src/redirects/fast-path.ts) answers cached redirects before Fastify routes them; it
@@ -9,7 +10,6 @@ import { dialectName, useTestApp, type BlockApp } from '../helpers/app.js';
  * Fastify route answers (app.inject never takes the fast path), and whatever it cannot answer goes the full way.
  */
 
-const BROWSER = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
 const BOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
 const AGENT = 'Claude-User/1.0 (+https://www.anthropic.com)';
 const VOLATILE = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
@@ -24,7 +24,7 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: 20 });
 
 function call(port: number, path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, path, method, agent, headers: { host: 'snip.test', 'user-agent': BROWSER, ...headers } }, (res) => {
+    const req = http.request({ host: '127.0.0.1', port, path, method, agent, headers: { host: 'snip.test', 'user-agent': BROWSER_UA, ...headers } }, (res) => {
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => (body += chunk));
@@ -62,7 +62,7 @@ function suite(t: BlockApp, env: string) {
     const fast = await call(port, `/${code}?utm=a`);
     expect(visit).not.toHaveBeenCalled();
     visit.mockRestore();
-    const routed = await t.app.inject({ method: 'GET', url: `/${code}`, headers: { host: 'snip.test', 'user-agent': BROWSER } });
+    const routed = await t.app.inject({ method: 'GET', url: `/${code}`, headers: { host: 'snip.test', 'user-agent': BROWSER_UA } });
     for (const answer of [first, fast]) {
       expect(answer.status).toBe(302);
       expect(stable(answer.headers)).toEqual(stable(routed.headers));
@@ -138,7 +138,7 @@ describe(`the redirect fast path behind a proxy (TRUST_PROXY=1, ${dialectName})`
     const code = (await t.as(owner, { method: 'POST', url: '/api/v1/links', payload: { url: 'https://example.com/proxied' } })).json<{ shortCode: string }>().shortCode;
     await call(port, `/${code}`, { 'x-forwarded-for': '8.8.8.8' });
     await call(port, `/${code}`, { 'x-forwarded-for': '8.8.8.8' });
-    const routed = await t.app.inject({ method: 'GET', url: `/${code}`, headers: { host: 'snip.test', 'user-agent': BROWSER, 'x-forwarded-for': '8.8.8.8' } });
+    const routed = await t.app.inject({ method: 'GET', url: `/${code}`, headers: { host: 'snip.test', 'user-agent': BROWSER_UA, 'x-forwarded-for': '8.8.8.8' } });
     expect(routed.statusCode).toBe(302);
     const other = await call(port, `/${code}`, { 'x-forwarded-host': 'not-snip.example', 'x-forwarded-for': '8.8.8.8' });
     expect(other).toMatchObject({ status: 302, headers: { location: 'https://example.com/proxied' } });

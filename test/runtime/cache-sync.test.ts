@@ -2,6 +2,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialectName, sharedDatabase, startApp, type TestApp } from '../helpers/app.js';
 import { redisReachable, TEST_REDIS_URL } from '../helpers/redis.js';
+import { BROWSER_UA } from '../helpers/user-agents.js';
 
 /**
  * Caches across instances (issue 21): two instances on one database and one Redis; a change made through one reaches
@@ -10,7 +11,6 @@ import { redisReachable, TEST_REDIS_URL } from '../helpers/redis.js';
 const redisUp = await redisReachable();
 if (!redisUp) console.warn(`\n== SKIPPED test/runtime/cache-sync.test.ts: Redis is not reachable at ${TEST_REDIS_URL}\n`);
 
-const BROWSER = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
 
 describe.skipIf(!redisUp)(`caches kept in step through Redis: two instances (${dialectName})`, () => {
   let shared: Awaited<ReturnType<typeof sharedDatabase>>;
@@ -29,7 +29,7 @@ describe.skipIf(!redisUp)(`caches kept in step through Redis: two instances (${d
     await shared?.cleanup();
   });
 
-  const visit = (t: TestApp, path: string) => t.app.inject({ method: 'GET', url: path, headers: { 'user-agent': BROWSER } });
+  const visit = (t: TestApp, path: string) => t.app.inject({ method: 'GET', url: path, headers: { 'user-agent': BROWSER_UA } });
 
   /** Milliseconds until `check` holds on a fresh request, polling every 20 ms; fails after 3 s. */
   async function within(check: () => Promise<boolean>): Promise<number> {
@@ -105,7 +105,7 @@ describe(`readiness without Redis, and with a Redis that is not there (${dialect
     try {
       const user = await cutOff.createUser('pro');
       const code = (await cutOff.as(user, { method: 'POST', url: '/api/v1/links', payload: { url: 'https://example.com/on' } })).json<{ shortCode: string }>().shortCode;
-      expect((await cutOff.app.inject({ method: 'GET', url: `/${code}`, headers: { 'user-agent': BROWSER } })).statusCode).toBe(302);
+      expect((await cutOff.app.inject({ method: 'GET', url: `/${code}`, headers: { 'user-agent': BROWSER_UA } })).statusCode).toBe(302);
       const ready = await cutOff.app.inject({ method: 'GET', url: '/readyz' });
       expect(ready.statusCode).toBe(503);
       expect(ready.json()).toEqual({ status: 'unavailable', database: 'ok', redis: 'down' });

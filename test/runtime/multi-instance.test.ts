@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedDatabase, testDatabaseUrl } from '../helpers/app.js';
 import { bearer, killAll, removeDir, request, runCli, startServer, tempDir, type HttpResponse, type ServerProcess } from '../helpers/processes.js';
 import { redisReachable, TEST_REDIS_URL } from '../helpers/redis.js';
+import { BROWSER_UA } from '../helpers/user-agents.js';
 
 /**
  * Three Snip processes (`node dist/main.js`, as `npm start` runs it), each with a data directory of its own as on
@@ -14,7 +15,6 @@ import { redisReachable, TEST_REDIS_URL } from '../helpers/redis.js';
 const runs = testDatabaseUrl !== null && (await redisReachable());
 if (!runs) console.warn(`\n== SKIPPED test/runtime/multi-instance.test.ts: needs SNIP_TEST_DATABASE_URL (PostgreSQL) and Redis at ${TEST_REDIS_URL}\n`);
 
-const BROWSER = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
 const PLANS_FILE = path.join(import.meta.dirname, '..', 'fixtures', 'plans-redis.json');
 
 describe.skipIf(!runs)('three instances on one PostgreSQL and one Redis', () => {
@@ -63,7 +63,7 @@ describe.skipIf(!runs)('three instances on one PostgreSQL and one Redis', () => 
 
   const api = (server: ServerProcess, method: string, urlPath: string, body?: unknown, key = builderKey) =>
     request(server.url, { method, path: urlPath, headers: bearer(key), ...(body === undefined ? {} : { body }) });
-  const visit = (server: ServerProcess, code: string) => request(server.url, { method: 'GET', path: `/${code}`, headers: { 'user-agent': BROWSER } });
+  const visit = (server: ServerProcess, code: string) => request(server.url, { method: 'GET', path: `/${code}`, headers: { 'user-agent': BROWSER_UA } });
 
   /** Milliseconds until every server answers as `holds` says, polling every 20 ms; fails after 5 s. */
   async function everywhere(targets: ServerProcess[], probe: (s: ServerProcess) => Promise<HttpResponse>, holds: (r: HttpResponse) => boolean): Promise<number> {

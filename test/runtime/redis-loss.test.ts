@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, killAll, removeDir, request, runCli, startServer, tempDir, type ServerProcess } from '../helpers/processes.js';
 import { redisReachable, redisRelay, TEST_REDIS_URL } from '../helpers/redis.js';
+import { BROWSER_UA } from '../helpers/user-agents.js';
 
 /**
  * Losing Redis (issue 21): the server reaches Redis through a TCP relay the test cuts and restores. Redirects and the
@@ -9,7 +10,6 @@ import { redisReachable, redisRelay, TEST_REDIS_URL } from '../helpers/redis.js'
 const redisUp = await redisReachable();
 if (!redisUp) console.warn(`\n== SKIPPED test/runtime/redis-loss.test.ts: Redis is not reachable at ${TEST_REDIS_URL}\n`);
 
-const BROWSER = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
 
 describe.skipIf(!redisUp)('a server whose Redis goes away and comes back', () => {
   let relay: Awaited<ReturnType<typeof redisRelay>>;
@@ -37,7 +37,7 @@ describe.skipIf(!redisUp)('a server whose Redis goes away and comes back', () =>
 
     await relay.cut();
     for (let i = 0; i < 30; i++) {
-      expect((await request(server.url, { method: 'GET', path: `/${code}`, headers: { 'user-agent': BROWSER } })).status).toBe(302);
+      expect((await request(server.url, { method: 'GET', path: `/${code}`, headers: { 'user-agent': BROWSER_UA } })).status).toBe(302);
       expect((await request(server.url, { method: 'GET', path: '/api/v1/links', headers: bearer(key) })).status).toBe(200);
     }
     const ready = await request(server.url, { method: 'GET', path: '/readyz' });

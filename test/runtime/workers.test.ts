@@ -3,12 +3,12 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, killAll, removeDir, request, runCli, spawnServer, startServer, tempDir, type ServerProcess } from '../helpers/processes.js';
+import { BROWSER_UA } from '../helpers/user-agents.js';
 
 /**
  * WORKERS (issue 21): `npm start` as a primary process running that many servers on one port and one SQLite file.
  * The process is what is tested here (start-up, a worker killed, SIGTERM), so it is spawned as `npm start` runs it.
  */
-const BROWSER = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
 
 describe('WORKERS=2 on SQLite, and a backup taken while they run', () => {
   let dir: string;
@@ -43,7 +43,7 @@ describe('WORKERS=2 on SQLite, and a backup taken while they run', () => {
     expect(link.status, link.body).toBe(201);
     const code = String(link.json().shortCode);
     // One connection each (no keep-alive): node:cluster hands them to the workers in turn.
-    const visits = await Promise.all(Array.from({ length: 100 }, () => request(server.url, { method: 'GET', path: `/${code}`, headers: { 'user-agent': BROWSER } })));
+    const visits = await Promise.all(Array.from({ length: 100 }, () => request(server.url, { method: 'GET', path: `/${code}`, headers: { 'user-agent': BROWSER_UA } })));
     expect(visits.every((v) => v.status === 302)).toBe(true);
 
     // A consistent copy of the live database, taken while both workers write to it.
@@ -61,7 +61,7 @@ describe('WORKERS=2 on SQLite, and a backup taken while they run', () => {
     process.kill(pids[0]!, 'SIGKILL');
     await server.waitForOutput(/listening on/, 3);
     expect(server.stdout()).toContain('a worker stopped');
-    const more = await Promise.all(Array.from({ length: 20 }, () => request(server.url, { method: 'GET', path: `/${code}`, headers: { 'user-agent': BROWSER } })));
+    const more = await Promise.all(Array.from({ length: 20 }, () => request(server.url, { method: 'GET', path: `/${code}`, headers: { 'user-agent': BROWSER_UA } })));
     expect(more.every((v) => v.status === 302)).toBe(true);
 
     // Every click counted once, the killed worker's included (its journal is adopted by the next start).
