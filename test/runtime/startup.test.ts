@@ -71,6 +71,8 @@ describe.concurrent('start-up', () => {
   it('with LOG_LEVEL=debug logs each request at debug with its request id (and warns once that TRUST_PROXY=true trusts every hop)', async () => {
     const server = await startServer({ DATA_DIR: freshDir(), LOG_LEVEL: 'debug', TRUST_PROXY: 'true' });
     try {
+      // The warning follows the start-up line; /healthz can answer before it has come through the pipe.
+      await server.waitForOutput(/TRUST_PROXY=true believes every X-Forwarded-For hop/);
       const warnings = logLines(server.stdout()).filter((l) => l.level === 40);
       expect(warnings).toEqual([expect.objectContaining({ msg: expect.stringMatching(/^TRUST_PROXY=true believes every X-Forwarded-For hop/) })]);
       await request(server.url, { method: 'GET', path: '/nope123' });
