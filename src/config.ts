@@ -55,6 +55,19 @@ export interface Config {
   authAttemptsPerAddress: number | null;
   /** The built dashboard (dist/app unless set): `npm run build` makes it. */
   dashboardDir: string;
+  /**
+   * Host names the API, the dashboard, MCP and OAuth answer on besides BASE_URL's (ALLOWED_HOSTS); loopback names
+   * are always answered. Custom domains answer redirects only; health checks answer on any host.
+   */
+  allowedHosts: string[];
+  /** How long a client may take to send a request's headers, from the moment it connects (HEADERS_TIMEOUT). */
+  headersTimeoutMs: number;
+  /** How long a client may take to send a whole request, headers and body (REQUEST_TIMEOUT). */
+  requestTimeoutMs: number;
+  /** How long a kept-alive connection may sit idle between requests before it is closed (IDLE_TIMEOUT). */
+  idleTimeoutMs: number;
+  /** Open connections one process holds at most; beyond it new ones are refused at once (MAX_CONNECTIONS). */
+  maxConnections: number;
 }
 
 /** A setting that cannot be used; start stops with this message, which names the variable. */
@@ -230,6 +243,20 @@ export function operatorEnvironment(file = '.env'): Env {
   return process.env;
 }
 
+/** ALLOWED_HOSTS: a comma list of host names (no scheme, no port), checked like CNAME_TARGET. */
+function allowedHosts(env: Env): string[] {
+  const raw = env.ALLOWED_HOSTS?.trim() ?? '';
+  if (raw === '') return [];
+  return raw.split(',').map((entry) => entry.trim()).filter(Boolean).map((entry) => {
+    const host = normalHostname(entry);
+    const ip = host.replace(/^\[|\]$/g, '');
+    if (net.isIP(ip) === 0 && !/^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/.test(host)) {
+      throw new ConfigError('ALLOWED_HOSTS', `expected a comma list of host names such as snip.example,10.0.0.5 (no scheme or port), got "${entry}"`);
+    }
+    return net.isIP(ip) === 6 ? `[${ip}]` : host;
+  });
+}
+
 function workers(env: Env): number {
   const raw = env.WORKERS?.trim().toLowerCase();
   if (raw === 'auto') return os.availableParallelism();
@@ -272,5 +299,10 @@ export function loadConfig(env: Env = process.env): Config {
     signupOpen: signup(env),
     authAttemptsPerAddress: env.AUTH_ATTEMPTS_PER_ADDRESS?.trim().toLowerCase() === 'unlimited' ? null : integer(env, 'AUTH_ATTEMPTS_PER_ADDRESS', 100, 1, 1_000_000),
     dashboardDir: env.DASHBOARD_DIR?.trim() ? path.resolve(env.DASHBOARD_DIR.trim()) : path.join(packageRoot, 'dist', 'app'),
+    allowedHosts: allowedHosts(env),
+    headersTimeoutMs: integer(env, 'HEADERS_TIMEOUT', 10, 1, 3600) * 1000,
+    requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT', 30, 1, 3600) * 1000,
+    idleTimeoutMs: integer(env, 'IDLE_TIMEOUT', 5, 1, 3600) * 1000,
+    maxConnections: integer(env, 'MAX_CONNECTIONS', 10_000, 1, 1_000_000),
   };
 }

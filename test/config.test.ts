@@ -37,6 +37,11 @@ describe('loadConfig', () => {
       signupOpen: true,
       authAttemptsPerAddress: 100,
       dashboardDir: path.join(path.resolve(import.meta.dirname, '..'), 'dist', 'app'),
+      allowedHosts: [],
+      headersTimeoutMs: 10_000,
+      requestTimeoutMs: 30_000,
+      idleTimeoutMs: 5_000,
+      maxConnections: 10_000,
     });
     expect(path.isAbsolute(config.dataDir)).toBe(true);
   });
@@ -81,6 +86,11 @@ describe('loadConfig', () => {
       SIGNUP: 'Closed',
       AUTH_ATTEMPTS_PER_ADDRESS: '7',
       DASHBOARD_DIR: 'web/build',
+      ALLOWED_HOSTS: ' Snip.Internal , 10.0.0.5,::1',
+      HEADERS_TIMEOUT: '4',
+      REQUEST_TIMEOUT: '60',
+      IDLE_TIMEOUT: '2',
+      MAX_CONNECTIONS: '500',
     });
     expect(config).toEqual({
       port: 4000,
@@ -107,6 +117,11 @@ describe('loadConfig', () => {
       signupOpen: false,
       authAttemptsPerAddress: 7,
       dashboardDir: path.resolve('web/build'),
+      allowedHosts: ['snip.internal', '10.0.0.5', '[::1]'],
+      headersTimeoutMs: 4_000,
+      requestTimeoutMs: 60_000,
+      idleTimeoutMs: 2_000,
+      maxConnections: 500,
       plans: { ...DEFAULT_PLANS, pro: { ...DEFAULT_PLANS.pro, requestsPerHour: null, requestsPerMonth: null, requestsPerMinute: null, linksPerDay: null, bulkRequestsPerHour: null }, builder: expect.objectContaining({ requestsPerHour: null, webhooks: 10 }), free: expect.objectContaining({ linksPerDay: null, folders: 5 }) },
     });
   });
@@ -129,6 +144,13 @@ describe('loadConfig', () => {
   it('reads PUBLIC_REQUESTS_PER_MINUTE as a positive number or `unlimited`', () => {
     expect(loadConfig({ PUBLIC_REQUESTS_PER_MINUTE: 'Unlimited' }).publicRequestsPerMinute).toBeNull();
     for (const bad of ['0', '-1', 'many']) expect(() => loadConfig({ PUBLIC_REQUESTS_PER_MINUTE: bad }), bad).toThrow(/PUBLIC_REQUESTS_PER_MINUTE/);
+  });
+
+  it('refuses ALLOWED_HOSTS entries that are not host names, and timeouts or a connection cap out of range', () => {
+    for (const bad of ['https://snip.example', 'snip.example:8080', 'a b', 'snip..example']) expect(() => loadConfig({ ALLOWED_HOSTS: bad }), bad).toThrow(/ALLOWED_HOSTS/);
+    for (const name of ['HEADERS_TIMEOUT', 'REQUEST_TIMEOUT', 'IDLE_TIMEOUT', 'MAX_CONNECTIONS']) {
+      for (const bad of ['0', '-5', 'soon']) expect(() => loadConfig({ [name]: bad }), `${name}=${bad}`).toThrow(new RegExp(name));
+    }
   });
 
   it('accepts postgresql:// as well as postgres://', () => {
