@@ -8,7 +8,8 @@ import pino from 'pino';
 import { accountRoutesB } from './accounts/routes-b.js';
 import type { Config } from './config.js';
 import { proxyTrust } from './http/trust-proxy.js';
-import { fastRedirects, serverWith } from './redirects/fast-path.js';
+import { fastRedirects } from './redirects/fast-path.js';
+import { answerClientError, serverWith } from './http/server.js';
 import { createCore, type Core, type CoreOptions } from './core.js';
 import { registerAccess } from './http/access.js';
 import { registerErrorHandling } from './http/error-handler.js';
@@ -35,6 +36,7 @@ import { savedViewRoutes } from './views/routes.js';
 import { exportRoutes } from './exports/routes.js';
 import { homeRoutes } from './http/home.js';
 import { registerAddressLimits } from './http/address-limits.js';
+import { HostPolicy } from './http/hosts.js';
 import fastifyCookie from '@fastify/cookie';
 import { dashboardRoutes } from './http/dashboard.js';
 import { sessionRoutes } from './sessions/routes.js';
@@ -61,7 +63,10 @@ export async function buildApp(config: Config, options: CoreOptions = {}): Promi
   let fastPath: ReturnType<typeof fastRedirects> | null = null;
   const app = Fastify({
     loggerInstance: logger,
-    serverFactory: serverWith((request, response) => fastPath?.handle(request, response) ?? false),
+    // Snip's connection bounds (HEADERS_TIMEOUT, REQUEST_TIMEOUT, IDLE_TIMEOUT, MAX_CONNECTIONS) on the server itself, so
+    // the fast path is held to them too; Fastify's own timeout options apply only to a server it makes.
+    serverFactory: serverWith(config, (request, response) => fastPath?.handle(request, response) ?? false),
+    clientErrorHandler: answerClientError,
     // As with a server Fastify makes itself: server.close() ends idle keep-alive connections (Node >= 19), and none
     // is ended earlier, while a request is still arriving on it.
     forceCloseConnections: false,
@@ -73,8 +78,11 @@ export async function buildApp(config: Config, options: CoreOptions = {}): Promi
   registerValidation(app);
 
   const core = await createCore(config, logger, options);
+  // The first onRequest hook: a request for a host this route does not answer on is 421 before anything else runs.
+  new HostPolicy(config.baseUrl, config.allowedHosts, core.domains).register(app);
   app.addHook('onClose', async () => core.close());
-  const hosts = { ownHosts: core.ownHostnames, activeDomain: (host: string) => core.domains.activeDomain(host) };
+  // ALLOWED_HOSTS name Snip itself as BASE_URL's host does: its short links, never a custom domain's.
+  const hosts = { ownHosts: new Set([...core.ownHostnames, ...config.allowedHosts]), activeDomain: (host: string) => core.domains.activeDomain(host) };
   if (config.logLevel !== 'debug' && config.logLevel !== 'trace') {
     fastPath = fastRedirects(core.redirects, { status: config.redirectStatus, hosts, trustProxy: config.trustProxy, limits: core.addressLimits });
     app.addHook('preClose', async () => fastPath?.close());
@@ -98,14 +106,16 @@ export async function buildApp(config: Config, options: CoreOptions = {}): Promi
   registerAccess(app, core.accounts, core.usage, config.plans, { service: core.sessions, perAddress: core.addressLimits }, core.oauth);
   registerAddressLimits(app, core.addressLimits);
 
+  // Load balancers and orchestrators probe by address or an internal name: the health checks answer on any host.
   app.get(
     '/healthz',
-    { schema: { tags: ['meta'], operationId: 'getHealth', summary: 'Liveness: 200 once the database is migrated', response: { 200: Type.Object({ status: Type.Literal('ok') }) } } },
+    { config: { hosts: 'any' }, schema: { tags: ['meta'], operationId: 'getHealth', summary: 'Liveness: 200 once the database is migrated', response: { 200: Type.Object({ status: Type.Literal('ok') }) } } },
     async () => ({ status: 'ok' as const }),
   );
   app.get(
     '/readyz',
     {
+      config: { hosts: 'any' },
       schema: {
         tags: ['meta'],
         operationId: 'getReadiness',
@@ -138,7 +148,9 @@ export async function buildApp(config: Config, options: CoreOptions = {}): Promi
     const { link, score } = await core.trust.preview(key);
     // A custom domain previews only its own links, as it redirects only its own.
     if (customDomain !== null && link.domain !== customDomain) throw errors.linkNotFound();
-    return previewPage(score, core.present.shortUrl(link), `/api/qr/${link.code}?size=240`);
+    // The QR image is an API route, which answers on Snip's own host only (src/http/hosts.ts), not on the custom domain.
+    const qr = `/api/qr/${link.code}?size=240`;
+    return previewPage(score, core.present.shortUrl(link), customDomain === null ? qr : `${config.baseUrl}${qr}`);
   };
   await app.register(linkScanRoutes(core.trust));
   await app.register(domainRoutes(core.domains));

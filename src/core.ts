@@ -65,6 +65,7 @@ import type Provider from 'oidc-provider';
 import { OAuthRepository } from './oauth/repository.js';
 import { createOAuthProvider, newOAuthSecrets } from './oauth/provider.js';
 import { OAuthService } from './oauth/service.js';
+import { registrationBudget } from './oauth/registration-limits.js';
 import { CacheSync } from './runtime/cache-sync.js';
 import { sql } from 'kysely';
 
@@ -153,6 +154,9 @@ export async function createCore(config: Config, log: FastifyBaseLogger, options
   await durableCounters.sweep();
   const usage = new UsageService(config.plans, fastCounters, durableCounters, clock, log);
   const clicksRepo = new ClicksRepository(database.db, database.dialect, outbox);
+  const affiliateRepo = new AffiliateRepository(database.db);
+  // The clicks a CPC program pays for are recorded with the click batches, in their transaction (replays included).
+  clicksRepo.alsoWrite((trx, batch) => affiliateRepo.recordPaidClicks(trx, batch.addresses));
   const journalRoot = path.join(config.dataDir, 'journal');
   const geo = GeoIp.open(config.geoipDb, options.background !== false);
   const clicks = new ClickRecorder(
@@ -180,7 +184,8 @@ export async function createCore(config: Config, log: FastifyBaseLogger, options
   const trust = new TrustService(new TrustRepository(database.db), linksRepo, scanner, bus, clock, log);
   await clicks.recoverOrphans(journalRoot);
   const expiry = new ExpirySweeper(linksRepo, bus, clock, log);
-  const web2app = new Web2appService(new Web2appRepository(database.db), clock);
+  const addressLimits = new AddressLimits(fastCounters, clock, config.publicRequestsPerMinute, log);
+  const web2app = new Web2appService(new Web2appRepository(database.db), clock, addressLimits);
   const accounts = new AccountsService(new AccountsRepository(database.db), clock, config.plans, bus);
   const oauthRepo = new OAuthRepository(database.db);
   const fresh = newOAuthSecrets();
@@ -189,10 +194,13 @@ export async function createCore(config: Config, log: FastifyBaseLogger, options
     repo: oauthRepo,
     clock,
     secrets: { signingKey: await clicksRepo.secret('oauth-signing-key', fresh.signingKey), cookieKey: await clicksRepo.secret('oauth-cookie-key', fresh.cookieKey) },
-    behindProxy: config.trustProxy !== false,
     accountExists: async (id) => (await accounts.accountById(id)) !== null,
   });
-  const oauth = new OAuthService(oauthProvider, oauthRepo, accounts, clock, `${config.baseUrl}/mcp`);
+  const oauth = new OAuthService(oauthProvider, oauthRepo, accounts, clock, `${config.baseUrl}/mcp`, {
+    counters: fastCounters,
+    budget: registrationBudget(config.publicRequestsPerMinute !== null),
+    log,
+  });
   // The authorization server answers its own failures with a bare server_error; the operator gets the cause here.
   oauthProvider.on('server_error', (ctx: { path?: string }, err: unknown) => log.error({ err, path: ctx?.path }, 'OAuth request failed'));
   // The background work belongs to the server: a short-lived CLI process leaves it to the server, which picks
@@ -214,7 +222,7 @@ export async function createCore(config: Config, log: FastifyBaseLogger, options
   const links = new LinksService(linksRepo, bus, clock, ownHostnames, clicks, usage, config.plans, domains, { tags, views: savedViews, utmTemplates });
   const clickIds = new ClickIds(await clicksRepo.secret('affiliate-click-secret', newSecret));
   const affiliate = new AffiliateService(
-    new AffiliateRepository(database.db),
+    affiliateRepo,
     { createPartnerLink: (caller, url, id) => links.createPartnerLink(caller, url, id), shortUrl: (link) => present.shortUrl(link) },
     clickIds,
     ownHostnames,
@@ -262,7 +270,7 @@ export async function createCore(config: Config, log: FastifyBaseLogger, options
     trust,
     domains,
     ownHostnames,
-    addressLimits: new AddressLimits(fastCounters, clock, config.publicRequestsPerMinute, log),
+    addressLimits,
     tags,
     utmTemplates,
     savedViews,

@@ -2,7 +2,6 @@ import cluster from 'node:cluster';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { runPrimary } from './runtime/workers.js';
-import { buildApp } from './app.js';
 import { ConfigError, loadConfig, operatorEnvironment } from './config.js';
 import { describeRuntime } from './runtime/describe.js';
 import { StartupError } from './runtime/startup-error.js';
@@ -18,6 +17,19 @@ function failStart(error: unknown): never {
 async function main(): Promise<void> {
   const config = loadConfig(operatorEnvironment());
   if (config.workers > 1 && cluster.isPrimary) return runPrimary(config, pino({ level: config.logLevel }));
+  // A stop can come while this process is still starting: systemd and a terminal signal the whole process group, a
+  // worker the primary has just restarted included. Until the app is built a stop ends the process at once with 0,
+  // rather than by the signal (which a primary counts as a failed worker): it has served nothing, and what a start
+  // does survives being cut (a migration run is one transaction, a click journal being adopted is adopted again by the
+  // next start), while a start can wait long for its database. The handlers are in place before the app's modules
+  // load, which is most of a start.
+  let onStop: (signal: NodeJS.Signals) => void = (signal) => {
+    pino({ level: config.logLevel }).info({ signal }, 'stopped while starting');
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => onStop('SIGTERM'));
+  process.on('SIGINT', () => onStop('SIGINT'));
+  const { buildApp } = await import('./app.js');
   const { app } = await buildApp(config);
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -40,8 +52,7 @@ async function main(): Promise<void> {
       process.exit(1);
     }
   };
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
+  onStop = (signal) => void shutdown(signal);
   // Listening on the bare server rather than app.listen(): Fastify logs one line per network interface, and the
   // operator gets one line that says everything instead.
   await new Promise<void>((resolve, reject) => {

@@ -2,8 +2,11 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.js';
 import { errors, type AppError } from '../errors.js';
 import type { CounterStore } from '../usage/counters.js';
+import { sourceOf } from '../net/address-source.js';
 
 const WINDOW_MS = 60_000;
+/** What a visitor's requests make Snip store is counted per hour: rows outlive a minute by far. */
+const STORE_WINDOW_MS = 3_600_000;
 
 /**
  * What anyone may ask of Snip without a key, per client address and minute: the public QR images, trust scores,
@@ -39,6 +42,23 @@ export class AddressLimits {
     if (!allowed) {
       this.blocked.set(address, resetAtMs);
       throw this.refusal(resetAtMs - now);
+    }
+  }
+
+  /**
+   * Whether `address` (its IPv6 /64: src/net/address-source.ts) may make Snip store one more row of `kind` (a web2app
+   * session) this hour: as many an hour as the budget allows a minute, on the same counters, per kind. Never a
+   * refusal and never a block: the caller answers as it would, only without storing the row, so a redirect over the
+   * bound is neither refused nor slowed.
+   */
+  async mayStore(address: string, kind: string): Promise<boolean> {
+    if (this.perMinute === null) return true;
+    const resetAtMs = (Math.floor(this.clock.now().getTime() / STORE_WINDOW_MS) + 1) * STORE_WINDOW_MS;
+    try {
+      return (await this.store.charge([{ key: `store:${kind}:${sourceOf(address)}:${resetAtMs}`, limit: this.perMinute, amount: 1, resetAtMs }])).allowed;
+    } catch (error) {
+      this.log.error({ err: error }, 'per-address counters unavailable; row stored uncounted');
+      return true;
     }
   }
 

@@ -15,12 +15,12 @@ export interface DeletedCounts {
 /** Tables whose rows belong to an account through their `account_id` (links, keys and prefixes come last). */
 const OWNED_BY_ACCOUNT = [
   'clicks', 'click_rollups', 'account_usage', 'outbox_events', 'webhook_deliveries', 'webhooks', 'folders', 'qr_settings', 'domains',
-  'link_tags', 'utm_templates', 'saved_views', 'sessions', 'agent_clicks', 'web2app_sessions', 'affiliate_conversions', 'affiliate_partnerships',
-  'affiliate_programs', 'oauth_records',
+  'link_tags', 'utm_templates', 'saved_views', 'sessions', 'agent_clicks', 'web2app_sessions', 'affiliate_conversions', 'affiliate_paid_clicks',
+  'affiliate_partnerships', 'affiliate_programs', 'oauth_records',
 ] as const satisfies readonly (keyof Database)[];
 
 /** Tables whose rows belong to a link through their `link_id` only. */
-const OWNED_BY_LINK = ['link_scans', 'click_visitors', 'link_tags'] as const satisfies readonly (keyof Database)[];
+const OWNED_BY_LINK = ['link_scans', 'click_visitors', 'link_tags', 'affiliate_paid_clicks'] as const satisfies readonly (keyof Database)[];
 
 const deleted = (result: { numDeletedRows: bigint }) => Number(result.numDeletedRows);
 

@@ -113,7 +113,8 @@ export const accountRoutesB =
           response: { 201: Type.Object({ ...KeyInfo.properties, apiKey: Type.String({ description: 'snip_...; store it now' }) }) },
         },
       },
-      async (request, reply) => reply.status(201).send(await accounts.createKey(callerOf(request).accountId)),
+      // The key in full, once: no browser or proxy may keep it.
+      async (request, reply) => reply.status(201).header('cache-control', 'no-store').send(await accounts.createKey(callerOf(request).accountId)),
     );
 
     app.delete(

@@ -1,9 +1,18 @@
 import type { Kysely, Selectable, Updateable } from 'kysely';
-import type { AffiliateConversionsTable, AffiliatePartnershipsTable, AffiliateProgramsTable, Database } from '../db/schema.js';
+import type { AffiliateConversionsTable, AffiliatePaidClicksTable, AffiliatePartnershipsTable, AffiliateProgramsTable, Database } from '../db/schema.js';
 
 export type ProgramRow = Selectable<AffiliateProgramsTable>;
 export type PartnershipRow = Selectable<AffiliatePartnershipsTable>;
 export type ConversionRow = Selectable<AffiliateConversionsTable>;
+export type PaidClickRow = Selectable<AffiliatePaidClicksTable>;
+
+/** A tracked visit of a link by a visitor address (the first of its day in a click batch), src/clicks. */
+export interface AddressVisit {
+  link_id: string;
+  day: string;
+  address: string;
+  at: string;
+}
 export type ProgramPatch = Updateable<Pick<AffiliateProgramsTable, 'name' | 'public' | 'status' | 'updated_at'>>;
 
 /** A partnership with what a partner or an owner is shown of it: the program and the partner link. */
@@ -25,6 +34,9 @@ export interface Tally {
 }
 
 const num = (value: unknown) => Number(value ?? 0);
+const CHUNK = 200;
+/** Link ids asked about per statement: a busy batch names thousands of links, nearly none of them partner links. */
+const LINKS_PER_QUERY = 500;
 
 export class AffiliateRepository {
   constructor(private readonly db: Kysely<Database>) {}
@@ -128,6 +140,53 @@ export class AffiliateRepository {
       .groupBy('link_id')
       .execute();
     return new Map(rows.map((r) => [byLink.get(r.link_id)!, num(r.n)]));
+  }
+
+  /**
+   * Records, in a click batch's transaction, the visits of CPC partner links that earn a commission: the primary key
+   * (program, day, address) keeps the first per visitor address, program and day; every other is not paid.
+   */
+  async recordPaidClicks(trx: Kysely<Database>, visits: readonly AddressVisit[]): Promise<void> {
+    if (visits.length === 0) return;
+    const linkIds = [...new Set(visits.map((v) => v.link_id))];
+    const partnerLinks = new Map<string, { partnership_id: string; program_id: string; account_id: string }>();
+    for (let i = 0; i < linkIds.length; i += LINKS_PER_QUERY) {
+      const rows = await trx
+        .selectFrom('affiliate_partnerships')
+        .innerJoin('affiliate_programs', 'affiliate_programs.id', 'affiliate_partnerships.program_id')
+        .select(['affiliate_partnerships.id', 'affiliate_partnerships.link_id', 'affiliate_partnerships.program_id', 'affiliate_programs.account_id'])
+        .where('affiliate_partnerships.link_id', 'in', linkIds.slice(i, i + LINKS_PER_QUERY))
+        .where('affiliate_programs.commission_type', '=', 'CPC')
+        .execute();
+      for (const r of rows) partnerLinks.set(r.link_id!, { partnership_id: r.id, program_id: r.program_id, account_id: r.account_id });
+    }
+    if (partnerLinks.size === 0) return;
+    const paid: PaidClickRow[] = visits.flatMap((v) => {
+      const p = partnerLinks.get(v.link_id);
+      return p ? [{ program_id: p.program_id, day: v.day, address: v.address, partnership_id: p.partnership_id, link_id: v.link_id, account_id: p.account_id, created_at: v.at }] : [];
+    });
+    for (let i = 0; i < paid.length; i += CHUNK) {
+      await trx.insertInto('affiliate_paid_clicks').values(paid.slice(i, i + CHUNK)).onConflict((oc) => oc.columns(['program_id', 'day', 'address']).doNothing()).execute();
+    }
+  }
+
+  /** Paid clicks per partnership. */
+  async paidClicksOf(partnershipIds: string[]): Promise<Map<string, number>> {
+    if (partnershipIds.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('affiliate_paid_clicks')
+      .select('partnership_id')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('partnership_id', 'in', partnershipIds)
+      .groupBy('partnership_id')
+      .execute();
+    return new Map(rows.map((r) => [r.partnership_id, num(r.n)]));
+  }
+
+  /** Paid clicks of a program, whichever partnerships they came through. */
+  async programPaidClicks(programId: string): Promise<number> {
+    const row = await this.db.selectFrom('affiliate_paid_clicks').select((eb) => eb.fn.countAll<number | string>().as('n')).where('program_id', '=', programId).executeTakeFirst();
+    return num(row?.n);
   }
 
   /** Conversions and their commissions, per partnership. */

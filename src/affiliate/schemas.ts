@@ -2,8 +2,9 @@ import { Type } from '@sinclair/typebox';
 import { DateTime, Nullable, Pagination, StringEnum } from '../http/schemas.js';
 import { AMOUNT_MAX_CENTS, COMMISSION_MAX_CENTS, COMMISSION_TYPES, NAME_MAX, PROGRAM_STATUSES } from './rules.js';
 
-const CommissionType = StringEnum(COMMISSION_TYPES, { description: 'CPC: cents per tracked click; CPA: cents per reported conversion' });
+const CommissionType = StringEnum(COMMISSION_TYPES, { description: 'CPC: cents per paid click (a tracked click, at most one per visitor address per program per day); CPA: cents per reported conversion' });
 const Cents = (description: string) => Type.Integer({ description });
+const PAID_CLICKS = 'The clicks a CPC program pays for: at most one per visitor address (an IPv4 address or an IPv6 /64) per program per UTC day; 0 on a CPA program';
 
 export const ProgramObject = Type.Object({
   id: Type.String(),
@@ -45,6 +46,7 @@ const partnershipFields = {
   shortCode: Nullable(Type.String({ description: "The partner link's code; null if the partner deleted it" })),
   shortUrl: Nullable(Type.String({ description: 'The partner link to share' })),
   clicks: Type.Integer({ description: 'Tracked clicks on the partner link' }),
+  paidClicks: Type.Integer({ description: PAID_CLICKS }),
   conversions: Type.Integer(),
   earningsCents: Cents('Earned, in US cents'),
   createdAt: DateTime(),
@@ -65,6 +67,7 @@ export const StatsObject = Type.Object({
   commissionType: CommissionType,
   partners: Type.Integer(),
   clicks: Type.Integer({ description: 'Tracked clicks on partner links' }),
+  paidClicks: Type.Integer({ description: PAID_CLICKS }),
   conversions: Type.Integer(),
   earningsCents: Cents('Partner earnings in US cents'),
   revenueCents: Cents('Sale amounts reported with conversions, in US cents'),

@@ -37,6 +37,8 @@ export interface Partnership {
   shortCode: string | null;
   shortUrl: string | null;
   clicks: number;
+  /** The clicks that earn a CPC commission (see `AffiliateService`); 0 on a CPA program. */
+  paidClicks: number;
   conversions: number;
   earningsCents: number;
   createdAt: string;
@@ -53,6 +55,7 @@ export interface AffiliateStats {
   commissionType: CommissionType;
   partners: number;
   clicks: number;
+  paidClicks: number;
   conversions: number;
   /** What the partners earned (owner) or the caller earned (partner), in US cents. */
   earningsCents: number;
@@ -76,14 +79,16 @@ export interface AffiliateLinks {
   shortUrl(link: { code: string; namespace: string | null; slug: string | null; domain: string | null }): string;
 }
 
-const earningsOf = (type: CommissionType, cents: number, clicks: number, conversionCommission: number) =>
-  type === 'CPC' ? clicks * cents : conversionCommission;
+const earningsOf = (type: CommissionType, cents: number, paidClicks: number, conversionCommission: number) =>
+  type === 'CPC' ? paidClicks * cents : conversionCommission;
 
 /**
- * Affiliate programs: an owner (Builder and above) pays partners per tracked click (CPC) or per reported
+ * Affiliate programs: an owner (Builder and above) pays partners per paid click (CPC) or per reported
  * conversion (CPA) on a destination; a partner (any paying plan) joins and gets a partner link of its own.
- * Clicks are the partner links' tracked clicks; conversions are reported by the owner with a click id the
- * redirect minted (`snip_cid`), each at most once.
+ * Clicks are the partner links' tracked clicks; a CPC program pays for at most one of them per visitor address
+ * per program per UTC day (`paidClicks`, recorded with the click batches: src/clicks/visitor-hash.ts says what an
+ * address is), so a partner clicking its own link, with any user agent, earns once a day per address it owns.
+ * Conversions are reported by the owner with a click id the redirect minted (`snip_cid`), each at most once.
  */
 export class AffiliateService {
   constructor(
@@ -200,28 +205,32 @@ export class AffiliateService {
     if (program.account_id === caller.accountId) {
       const all = await this.repo.partnersOf(programId);
       const clicks = sum((await this.repo.clicksOf(all)).values());
+      const paidClicks = await this.repo.programPaidClicks(programId);
       const conv = await this.repo.programConversions(programId);
       return {
         ...base,
         scope: 'owner',
         partners: all.length,
         clicks,
+        paidClicks,
         conversions: conv.conversions,
-        earningsCents: earningsOf(type, program.commission_cents, clicks, conv.commissionCents),
+        earningsCents: earningsOf(type, program.commission_cents, paidClicks, conv.commissionCents),
         revenueCents: conv.amountCents,
       };
     }
     const own = await this.repo.findPartnership(programId, caller.accountId);
     if (!own) throw errors.affiliateProgramNotFound();
     const clicks = (await this.repo.clicksOf([own])).get(own.id) ?? 0;
+    const paidClicks = (await this.repo.paidClicksOf([own.id])).get(own.id) ?? 0;
     const conv = (await this.repo.conversionsOf([own.id])).get(own.id) ?? { conversions: 0, commissionCents: 0, amountCents: 0 };
     return {
       ...base,
       scope: 'partner',
       partners: 1,
       clicks,
+      paidClicks,
       conversions: conv.conversions,
-      earningsCents: earningsOf(type, program.commission_cents, clicks, conv.commissionCents),
+      earningsCents: earningsOf(type, program.commission_cents, paidClicks, conv.commissionCents),
       revenueCents: conv.amountCents,
     };
   }
@@ -264,10 +273,12 @@ export class AffiliateService {
   private async partnerships(views: PartnershipView[]): Promise<Partnership[]> {
     await this.pendingClicks.settle();
     const clicks = await this.repo.clicksOf(views);
+    const paid = await this.repo.paidClicksOf(views.map((v) => v.id));
     const conversions = await this.repo.conversionsOf(views.map((v) => v.id));
     return views.map((v) => {
       const type = v.commission_type as CommissionType;
       const n = clicks.get(v.id) ?? 0;
+      const paidClicks = paid.get(v.id) ?? 0;
       const conv = conversions.get(v.id);
       return {
         id: v.id,
@@ -278,8 +289,9 @@ export class AffiliateService {
         shortCode: v.code,
         shortUrl: v.code === null ? null : this.links.shortUrl({ code: v.code, namespace: v.namespace, slug: v.slug, domain: v.domain }),
         clicks: n,
+        paidClicks,
         conversions: conv?.conversions ?? 0,
-        earningsCents: earningsOf(type, Number(v.commission_cents), n, conv?.commissionCents ?? 0),
+        earningsCents: earningsOf(type, Number(v.commission_cents), paidClicks, conv?.commissionCents ?? 0),
         createdAt: v.created_at,
       };
     });

@@ -8,8 +8,8 @@ import type { Visit } from './visit.js';
 /**
  * What one commit writes for a batch of judged visits, with no I/O: the per-link click counts, the daily rollups
  * (visits that agree on every rolled-up dimension counted as one group, so a rollup costs one update per group,
- * not seven per visit), the day's unique visitors, and the newest click records of each link (only those are
- * kept, see KEPT_CLICKS_PER_LINK).
+ * not seven per visit), the day's unique visitors and addresses, and the newest click records of each link (only
+ * those are kept, see KEPT_CLICKS_PER_LINK).
  */
 export function buildClickBatch(
   visits: readonly Visit[],
@@ -22,6 +22,7 @@ export function buildClickBatch(
     // update per group, not seven per visit.
     const groups = new Map<string, { v: Visit; sw: Software; day: string; grace: string; n: number }>();
     const visitors = new Map<string, ClickBatch['visitors'][number]>();
+    const addresses = new Map<string, ClickBatch['addresses'][number]>();
     const graces: string[] = new Array(visits.length);
     for (let i = 0; i < visits.length; i++) {
       const v = visits[i]!;
@@ -39,8 +40,11 @@ export function buildClickBatch(
       else groups.set(key, { v, sw, day, grace, n: 1 });
       const visitorKey = `${v.linkId}|${day}|${v.visitor}`;
       if (!visitors.has(visitorKey)) visitors.set(visitorKey, { link_id: v.linkId, account_id: v.accountId, day, visitor: v.visitor, grace_cycle: grace });
+      const addressKey = `${v.linkId}|${day}|${v.address}`;
+      if (v.address !== '' && !addresses.has(addressKey)) addresses.set(addressKey, { link_id: v.linkId, day, address: v.address, at: new Date(v.atMs).toISOString() });
     }
     batch.visitors = [...visitors.values()];
+    batch.addresses = [...addresses.values()];
 
     const rollups = new Map<string, RollupRow>();
     for (const { v, sw, day, grace, n } of groups.values()) {

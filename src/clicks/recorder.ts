@@ -83,11 +83,12 @@ export class ClickRecorder {
       accountId: captured.accountId,
       atMs,
       visitor: agent === null ? this.visitors.of(captured.ip, captured.userAgent, atMs) : '',
+      address: agent === null ? this.visitors.address(captured.ip, atMs) : '',
       country: place?.country ?? null,
       region: place?.region ?? null,
       city: place?.city ?? null,
       userAgent: captured.userAgent,
-      referrer: agent === null ? referrerHost(captured.referer) : null,
+      referrer: agent === null ? this.visitors.referrer(captured.ip, referrerHost(captured.referer), atMs) : null,
       counted: captured.counted,
       agent,
     });
@@ -208,7 +209,7 @@ export class ClickRecorder {
     const states = new Map<string, AccountClickState[]>();
     for (const [cycle, accounts] of accountsByCycle(visits)) states.set(cycle, await this.repo.accountStates([...accounts], cycle));
     const { decisions, usage } = judgeAllowance(visits, states, this.plans);
-    const batch: ClickBatch = { clicks: [], visitors: [], rollups: [], linkClicks: new Map(), usage, checkpoint, events, agentClicks };
+    const batch: ClickBatch = { clicks: [], visitors: [], rollups: [], linkClicks: new Map(), usage, checkpoint, events, agentClicks, addresses: [] };
     // The journal id is unique per process run, so a counter after it is a unique id at no random cost.
     return buildClickBatch(visits, decisions, batch, () => `clk_${this.journal.id}_${(this.sequence++).toString(36).padStart(8, '0')}`);
   }

@@ -22,7 +22,22 @@ export interface ClickBatch {
   events: DomainEvents['link.click'][];
   /** AI agents' visits, per link, day and agent (src/clicks/agents.ts). */
   agentClicks: { link_id: string; account_id: string; day: string; agent: string; clicks: number }[];
+  /**
+   * The first tracked visit of each address (src/clicks/visitor-hash.ts) per link and day in this batch, for what
+   * other capabilities count per address (affiliate payouts); nothing of it is written here.
+   */
+  addresses: AddressSighting[];
 }
+
+export interface AddressSighting {
+  link_id: string;
+  day: string;
+  address: string;
+  at: string;
+}
+
+/** What another capability writes with each batch, in the batch's transaction (wired in core.ts). */
+export type BatchWriter = (trx: Transaction<Database>, batch: Pick<ClickBatch, 'addresses'>) => Promise<void>;
 
 export interface AccountClickState {
   account_id: string;
@@ -105,6 +120,7 @@ export class ClicksRepository {
   /** Links (with `v` or `g` for visible or grace records) that got click records since the last trim. */
   private readonly untrimmed = new Set<string>();
   private lastTrimMs = 0;
+  private readonly writers: BatchWriter[] = [];
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -134,6 +150,11 @@ export class ClicksRepository {
       .where('accounts.id', 'in', accountIds)
       .execute();
     return rows.map((r) => ({ ...r, tracked_clicks: Number(r.tracked_clicks ?? 0), overage_limit_cents: r.overage_limit_cents === null ? null : Number(r.overage_limit_cents) }));
+  }
+
+  /** Adds what another capability writes with every batch: it commits (or fails) with the clicks. */
+  alsoWrite(writer: BatchWriter): void {
+    this.writers.push(writer);
   }
 
   /** Everything of the batch, its click events and the journal checkpoint, in one transaction. */
@@ -170,6 +191,7 @@ export class ClicksRepository {
           .execute(),
       );
 
+      for (const write of this.writers) await write(trx, batch);
       for (const [id, n] of batch.linkClicks) {
         await trx.updateTable('links').set({ clicks: sql`clicks + ${n}` }).where('id', '=', id).execute();
       }

@@ -7,6 +7,11 @@ export interface Visit {
   accountId: string;
   atMs: number;
   visitor: string;
+  /**
+   * The address alone, hashed the same way (src/clicks/visitor-hash.ts): what rotating user agents cannot change.
+   * Affiliate payouts count it; '' for agents, and for visits journaled before it was kept.
+   */
+  address: string;
   country: string | null;
   region: string | null;
   city: string | null;

@@ -217,6 +217,18 @@ export interface AffiliateConversionsTable {
   created_at: string;
 }
 
+/** A click a CPC program pays for: one per visitor address per program per day (migration 0014). */
+export interface AffiliatePaidClicksTable {
+  program_id: string;
+  day: string;
+  address: string;
+  partnership_id: string;
+  link_id: string;
+  /** The program owner's account. */
+  account_id: string;
+  created_at: string;
+}
+
 /**
  * One record of the OAuth authorization server (src/oauth/adapter.ts): `model` is its kind (Client, Grant,
  * AccessToken, RefreshToken, AuthorizationCode, Session, Interaction, ...), `id` its id or, for a secret, the id's hash.
@@ -333,6 +345,7 @@ export interface Database {
   affiliate_programs: AffiliateProgramsTable;
   affiliate_partnerships: AffiliatePartnershipsTable;
   affiliate_conversions: AffiliateConversionsTable;
+  affiliate_paid_clicks: AffiliatePaidClicksTable;
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
   outbox_events: OutboxEventsTable;

@@ -59,7 +59,7 @@ export const domainRoutes =
       '/api/user/domains/:domain/verify',
       {
         config: bind(ops.verify, 'B'),
-        schema: { tags, summary: 'Look up the TXT record and verify the domain', params: Params, response: { 200: Type.Object({ verified: Type.Boolean(), status: Status, hint: Type.String() }), ...errorResponses(404) } },
+        schema: { tags, summary: 'Look up the TXT record and verify the domain', params: Params, response: { 200: Type.Object({ verified: Type.Boolean(), status: Status, hint: Type.String() }), ...errorResponses(404, 409) } },
       },
       async (request) => domains.verify(callerOf(request), request.params.domain),
     );

@@ -135,10 +135,12 @@ export class DomainsService {
 
   /**
    * Looks for the caller's TXT record. The first account to find its record owns the hostname: the other accounts'
-   * pending claims are removed in the same transaction, and their verifies answer 409 DOMAIN_TAKEN from then on.
+   * pending claims are removed in the same transaction. A verify that races the winner's (its claim still there)
+   * answers 409 DOMAIN_TAKEN; from then on the name is not the caller's, and a verify of it is 404 DOMAIN_NOT_FOUND
+   * like any other name the caller holds no claim on (spec §7), whoever else holds it.
    */
   async verify(caller: Caller, raw: string): Promise<{ verified: boolean; status: DomainRow['status']; hint: string }> {
-    const row = await this.owned(caller, raw, true);
+    const row = await this.owned(caller, raw);
     if (row.status !== 'pending_txt') return { verified: true, status: row.status, hint: 'The domain is verified.' };
     if (await this.takenByOther(caller, row.hostname)) return this.lost(caller, row.hostname);
     const name = txtName(row.hostname);
@@ -266,7 +268,7 @@ export class DomainsService {
     return owner !== undefined && owner.account_id !== caller.accountId;
   }
 
-  /** The caller's pending claim lost the hostname to another account: it goes, and the verify is 409 DOMAIN_TAKEN. */
+  /** The caller's pending claim lost the hostname to another account (a verify racing the winner's): it goes, and this verify is 409 DOMAIN_TAKEN. */
   private async lost(caller: Caller, hostname: string): Promise<never> {
     const own = await this.repo.findOwn(hostname, caller.accountId);
     if (own?.status === 'pending_txt') await this.repo.delete(hostname, caller.accountId);
@@ -275,15 +277,13 @@ export class DomainsService {
 
   /**
    * The caller's live claim on the domain, else 404 DOMAIN_NOT_FOUND (an expired pending claim is dropped on the
-   * way). With `orTaken`, a hostname another account has verified is 409 DOMAIN_TAKEN instead: what a verify of a
-   * claim that lost the race answers.
+   * way): a name another account holds, pending or verified, is not the caller's either, and answers the same.
    */
-  private async owned(caller: Caller, raw: string, orTaken = false): Promise<DomainRow> {
+  private async owned(caller: Caller, raw: string): Promise<DomainRow> {
     const hostname = normalHost(raw);
     const row = await this.repo.findOwn(hostname, caller.accountId);
     if (row && !this.expired(row)) return row;
     if (row) await this.repo.dropExpired(this.cutoff(), { hostname });
-    if (orTaken && (await this.takenByOther(caller, hostname))) throw errors.domainTaken();
     throw notFound();
   }
 }

@@ -145,6 +145,7 @@ export const catalogue = {
   PROGRAM_PRIVATE: { status: 403, message: () => 'This affiliate program is private: it takes no partners who find it' },
   PROGRAM_CLOSED: { status: 403, message: () => 'This affiliate program is closed to new partners' },
   PLAN_NOT_ELIGIBLE: { status: 403, message: () => 'The overage cap applies to the Pro and Builder plans' },
+  ORIGIN_NOT_ALLOWED: { status: 403, message: () => "The Origin header is not an http(s) origin: send a page's origin, or none" },
 
   // 404
   NOT_FOUND: { status: 404, message: () => 'Short URL not found' },
@@ -164,6 +165,9 @@ export const catalogue = {
   CLICK_NOT_FOUND: { status: 404, message: () => 'No click of your programs has this click id' },
   NAMESPACE_NOT_FOUND: { status: 404, message: (prefix: string) => `You hold no namespace "${prefix}"` },
 
+  // 408: a request not sent in time (HEADERS_TIMEOUT, REQUEST_TIMEOUT; src/http/server.ts)
+  REQUEST_TIMEOUT: { status: 408, message: () => 'The request was not sent in time' },
+
   // 409
   SLUG_TAKEN: { status: 409, message: () => 'This custom slug is already in use' },
   FOLDER_EXISTS: { status: 409, message: () => 'A folder with this name already exists' },
@@ -181,6 +185,7 @@ export const catalogue = {
   WEB2APP_SESSION_CLAIMED: { status: 409, message: () => 'This web2app session has already been claimed' },
   ALREADY_JOINED: { status: 409, message: () => 'You are already a partner of this program' },
   ALREADY_CONVERTED: { status: 409, message: () => 'A conversion was already reported for this click id' },
+  PARTNER_LINK_DESTINATION: { status: 409, message: () => "A partner link always leads to its program's URL: its destination and app targets cannot be changed" },
   NAMESPACE_BUSY: { status: 409, message: (prefix: string) => `"${prefix}" changed while it was being released; try again` },
 
   // 413, 415, 429
@@ -188,6 +193,9 @@ export const catalogue = {
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: () => 'Send the body as application/json' },
   RATE_LIMITED: { status: 429, message: (limit: number, window: string) => `Rate limit exceeded: ${limit} ${window}` },
   TOO_MANY_SIGN_IN_ATTEMPTS: { status: 429, message: (minutes: number) => `Too many failed attempts: try again in ${plural(minutes, 'minute')}` },
+
+  // 421: a host name this server does not answer for (src/http/hosts.ts); the host is not echoed
+  MISDIRECTED_REQUEST: { status: 421, message: () => "This server does not answer for that host name: use BASE_URL's host, or the operator adds the name to ALLOWED_HOSTS" },
 
   // 5xx
   INTERNAL_ERROR: { status: 500, message: () => 'Internal server error' },

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { AppError, errors, type ErrorCode } from '../errors.js';
 import { fromSchemaIssues, nulError, nulPath } from './schema-issues.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan, tooDeep } from './json-limits.js';
 import { settle } from '../access/policy.js';
 import type { Access } from './access.js';
 
@@ -26,7 +27,7 @@ const BY_STATUS: Record<number, (message: string) => AppError> = {
  * RFC 6750's challenge of a 401: a credential that was sent and refused is an invalid_token; a route that takes OAuth
  * tokens (MCP) also names its protected-resource metadata (RFC 9728), where a client starts the authorization flow.
  */
-function bearerChallenge(code: ErrorCode, access: Access | undefined): string {
+export function bearerChallenge(code: ErrorCode, access: Access | undefined): string {
   const params = [];
   if (code === 'INVALID_API_KEY') params.push('error="invalid_token"');
   if (access?.auth === 'required' && access.oauth) params.push(`resource_metadata="${access.oauth}"`);
@@ -70,12 +71,14 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = body.toString();
     if (text.trim() === '') return done(null, {});
-    // JSON carries a NUL only as the escape \u0000 (a raw control character is a parse error), and no database stores
-    // one in text: such a body is refused here, naming the field, before any route sees it. Other bodies pay one search.
-    if (!text.includes('\\u0000')) return parseJson(request, text, done);
     return parseJson(request, text, (error, value) => {
-      const path = error ? null : nulPath(value);
-      return path ? done(nulError(path, 'The body'), undefined) : done(error, value);
+      if (error) return done(error, undefined);
+      // Nested past the bound, a body is refused before anything walks it recursively (src/http/json-limits.ts).
+      if (nestsDeeperThan(value, MAX_JSON_DEPTH)) return done(tooDeep(), undefined);
+      // JSON carries a NUL only as the escape \u0000 (a raw control character is a parse error), and no database stores
+      // one in text: such a body is refused here, naming the field, before any route sees it. Other bodies pay one search.
+      const path = text.includes('\\u0000') ? nulPath(value) : null;
+      return path ? done(nulError(path, 'The body'), undefined) : done(null, value);
     });
   });
 }

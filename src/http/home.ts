@@ -5,7 +5,10 @@ import { assetPath, packageVersion } from '../runtime/package-root.js';
 const escapeHtml = (text: string): string =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
-/** What a person opening the server's address in a browser sees: what this is, and where to go next. */
+/**
+ * What a person opening the server's address in a browser sees: what this is, and where to go next. The links name
+ * BASE_URL: on a custom domain, which answers short links only (src/http/hosts.ts), a relative /docs would be refused.
+ */
 export function homePage(baseUrl: string): string {
   const base = escapeHtml(baseUrl);
   return `<!doctype html>
@@ -19,8 +22,8 @@ code{padding:.1rem .3rem}pre{padding:.8rem;overflow-x:auto;white-space:pre-wrap;
 <p>This server runs <strong>Snip ${escapeHtml(packageVersion)}</strong>, a self-hostable link shortener: short links, redirects,
 click statistics, QR codes, webhooks, custom domains and an MCP endpoint for AI assistants.</p>
 <ul>
-<li><a href="/docs">API reference</a> (interactive) and the <a href="/openapi.yaml">OpenAPI document</a></li>
-<li><a href="/healthz">Health check</a></li>
+<li><a href="${base}/docs">API reference</a> (interactive) and the <a href="${base}/openapi.yaml">OpenAPI document</a></li>
+<li><a href="${base}/healthz">Health check</a></li>
 <li>MCP endpoint: <code>${base}/mcp</code> (JSON-RPC, <code>Authorization: Bearer snip_…</code>)</li>
 </ul>
 <p>Create an account and its first API key with the operator CLI on the server:</p>
@@ -62,12 +65,13 @@ export const homeRoutes =
   async (app) => {
     const page = homePage(baseUrl);
     const icon = fs.readFileSync(assetPath('favicon.svg'));
-    app.get('/', { schema: htmlOrRedirect }, async (request, reply) => {
+    // A custom domain's root shows the page above, with its icon: both answer on active custom domains too (src/http/hosts.ts).
+    app.get('/', { config: { hosts: 'custom-domains' }, schema: htmlOrRedirect }, async (request, reply) => {
       if (rootRedirect) return reply.redirect(rootRedirect, 302);
       if (!(await isCustomDomain(request.hostname))) return reply.redirect('/app', 302);
       return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(page);
     });
-    app.get('/favicon.ico', { schema: iconSchema }, async (_request, reply) =>
+    app.get('/favicon.ico', { config: { hosts: 'custom-domains' }, schema: iconSchema }, async (_request, reply) =>
       reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(icon),
     );
   };

@@ -53,6 +53,10 @@ export function errorCodesOf(route: Pick<RouteOptions, 'config' | 'schema' | 'me
   const schema = route.schema as { body?: unknown; querystring?: unknown; params?: unknown } | undefined;
   if (schema?.body) for (const code of [...validationCodes(schema.body, true), ...BODY_CODES]) codes.add(code);
   for (const part of [schema?.querystring, schema?.params]) if (part) for (const code of validationCodes(part, false)) codes.add(code);
+  // A host the route does not answer on (src/http/hosts.ts); only the health checks answer on every host.
+  if (route.config?.hosts !== 'any') codes.add('MISDIRECTED_REQUEST');
+  // Any request sent too slowly (src/http/server.ts).
+  codes.add('REQUEST_TIMEOUT');
   codes.add('INTERNAL_ERROR');
   return [...codes].sort();
 }

@@ -14,7 +14,8 @@ const CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-const FRAMING = {
+/** The headers of every HTML page besides its CSP (the OAuth library's pages get them too: src/oauth/mount.ts). */
+export const FRAMING = {
   'x-frame-options': 'DENY',
   'x-content-type-options': 'nosniff',
   // The preview and warning pages link to the destination: it learns nothing of which short link led there.

@@ -46,7 +46,7 @@ export function registerLinkCrud<One extends TSchema>(
     `${base}/:shortPath`,
     {
       config: bind(ops.update, surface),
-      schema: { tags, summary: 'Change destination, expiry, click cap or activation', params: ShortPathParams, body: UpdateLinkBody, response: { 200: One, ...errorResponses(400, 404) } },
+      schema: { tags, summary: 'Change destination, expiry, click cap or activation', params: ShortPathParams, body: UpdateLinkBody, response: { 200: One, ...errorResponses(400, 404, 409) } },
     },
     async (request) => {
       const input = { ...request.body, url: destinationOf(request.body) };

@@ -32,7 +32,7 @@ export const LINK_OPERATIONS = {
   create: operation({ id: 'createLink', policy: POLICIES.apiAccess, errors: LINK_CREATE_ERRORS }),
   list: operation({ id: 'listLinks', policy: POLICIES.apiAccess, errors: ['VIEW_NOT_FOUND'] }),
   get: operation({ id: 'getLink', policy: POLICIES.apiAccess, errors: LINK_LOOKUP_ERRORS }),
-  update: operation({ id: 'updateLink', policy: POLICIES.apiAccess, errors: [...LINK_LOOKUP_ERRORS, ...LINK_RULE_ERRORS] }),
+  update: operation({ id: 'updateLink', policy: POLICIES.apiAccess, errors: [...LINK_LOOKUP_ERRORS, ...LINK_RULE_ERRORS, 'PARTNER_LINK_DESTINATION'] }),
   delete: operation({ id: 'deleteLink', policy: POLICIES.apiAccess, errors: LINK_LOOKUP_ERRORS }),
   /** Description A's bulk (and the MCP bulk tool): Builder and above. */
   bulkCreateA: operation({ id: 'bulkCreateLinks', policy: POLICIES.bulkA, errors: BULK_ERRORS }),

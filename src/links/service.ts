@@ -137,6 +137,10 @@ export class LinksService {
       const appLinks = checkAppLinksFor(caller, input.appLinks, this.ownHostnames);
       patch.app_links = appLinks === null ? null : JSON.stringify(appLinks);
     }
+    // A partner link pays for the program's destination: every surface changes links here, so here it stays on it.
+    if (previous.partnershipId !== null && ((patch.url !== undefined && patch.url !== previous.url) || (patch.app_links !== undefined && patch.app_links !== null))) {
+      throw errors.partnerLinkDestination();
+    }
     const changed = { expiresAt: input.expiresAt !== undefined, activeFrom: input.activeFrom !== undefined };
     if (changed.expiresAt || changed.activeFrom) {
       const schedule = checkSchedule(

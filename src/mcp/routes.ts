@@ -6,8 +6,10 @@ import type { Core } from '../core.js';
 import { admitCalls } from './admission.js';
 import { callerOf } from '../http/access.js';
 import { rateLimitHeaders } from '../usage/service.js';
-import { toAppError } from '../http/error-handler.js';
-import { errorResponses } from '../http/schemas.js';
+import { bearerChallenge, toAppError } from '../http/error-handler.js';
+import { errors } from '../errors.js';
+import { JsonRpcRefusalSchema, refusalOf } from './json-rpc.js';
+import { checkBatch, originAllowed, registerMcpBody } from './request-checks.js';
 import { mcpServer, toolNamed } from './server.js';
 
 /**
@@ -42,17 +44,26 @@ const tags = ['mcp'];
 export const mcpRoutes =
   (core: Core, resourceMetadata: string): FastifyPluginAsyncTypebox =>
   async (app) => {
-    // JSON-RPC clients expect a JSON-RPC parse error (-32700) for a body that is not JSON; everything else
-    // goes on to the app's error handler.
-    app.setErrorHandler((error, _request, reply) => {
-      if (toAppError(error as Error).code !== 'INVALID_JSON') throw error;
-      return reply.status(400).send({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: the body is not valid JSON' }, id: null });
+    const ownHost = new URL(core.config.baseUrl).host;
+    // Every answer on /mcp is JSON-RPC: a refusal of the whole POST (the host, the Origin, the key, the body, the batch,
+    // the rate limits) is a JSON-RPC error with no id, under REST's status and headers for it, data.code REST's code.
+    app.setErrorHandler(async (error, request, reply) => {
+      const appError = toAppError(error as Error);
+      if (appError.status >= 500) request.log.error({ err: error }, 'request failed');
+      reply.headers(appError.headers);
+      if (appError.status === 401) reply.header('www-authenticate', bearerChallenge(appError.code, request.routeOptions.config?.access));
+      return reply.status(appError.status).send(refusalOf(appError));
     });
+    registerMcpBody(app);
 
-    // Browser-based MCP clients call from their own origin with a bearer token (never a cookie): any origin may, and
-    // may read the 401's WWW-Authenticate, where the OAuth discovery starts.
-    app.addHook('onRequest', async (_request, reply) => {
+    // Browser-based MCP clients call from their own origin with a bearer token (never a cookie): any http(s) origin
+    // may, and may read the 401's WWW-Authenticate, where the OAuth discovery starts; an Origin that is no such
+    // origin is 403 (src/mcp/request-checks.ts).
+    app.addHook('onRequest', async (request, reply) => {
       reply.headers(CORS);
+      // A tool's answer may hold a secret shown once (create_webhook's signing secret): no cache keeps any.
+      reply.header('cache-control', 'no-store');
+      if (!originAllowed(request.headers.origin)) throw errors.originNotAllowed();
     });
     app.options(
       '/mcp',
@@ -65,16 +76,20 @@ export const mcpRoutes =
       {
         // The POST itself is not charged: each JSON-RPC call in it is, as the same call over REST would be.
         // An API key or an OAuth access token issued for this endpoint (src/oauth/); a 401 says where to get one.
-        config: { surface: 'A', access: { auth: 'required', minTier: 'any', charged: false, oauth: resourceMetadata } },
+        config: { surface: 'A', access: { auth: 'required', minTier: 'any', charged: false, oauth: resourceMetadata }, errors: ['ORIGIN_NOT_ALLOWED'] },
         schema: {
           tags,
           operationId: 'mcpPost',
           summary: 'MCP over streamable HTTP (JSON-RPC 2.0), stateless',
           body: JsonRpc,
-          response: { 200: { description: 'JSON-RPC 2.0 response', content: { 'application/json': { schema: {} } } }, ...errorResponses(401) },
+          response: {
+            200: { description: 'JSON-RPC 2.0 response', content: { 'application/json': { schema: {} } } },
+            ...Object.fromEntries([400, 401, 403, 413, 415, 421, 429].map((status) => [status, JsonRpcRefusalSchema])),
+          },
         },
       },
       async (request, reply) => {
+        checkBatch(request.body);
         const caller = await mcpCaller(core, callerOf(request), request.body);
         const { admissions, state } = await admitCalls(core, caller, request.body, toolNamed);
         if (state) reply.headers(rateLimitHeaders(state));
@@ -82,6 +97,9 @@ export const mcpRoutes =
         const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
         // The transport insists on both types; a plain JSON client is answered in JSON all the same.
         request.raw.headers.accept = 'application/json, text/event-stream';
+        // It also rebuilds the URL from Host and answers a bare 400 (no JSON-RPC) for a spelling it does not expect,
+        // such as [fd00:0::1]; the host was checked already (src/http/hosts.ts), so it is given BASE_URL's.
+        request.raw.headers.host = ownHost;
         reply.hijack();
         for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value);
         reply.raw.on('close', () => {

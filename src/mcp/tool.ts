@@ -9,6 +9,7 @@ import { AppError, errors } from '../errors.js';
 import { DateTime, MAX_INTEGER, StringEnum } from '../http/schemas.js';
 import type { RequestId } from './admission.js';
 import { checkArguments } from './arguments.js';
+import { InvalidParams } from './json-rpc.js';
 import { scopeCovers, type Scope } from '../oauth/scopes.js';
 
 export interface ToolContext {
@@ -86,6 +87,8 @@ export async function callTool(spec: ToolSpec, raw: unknown, context: ToolContex
   } catch (error) {
     await settle(error, admission);
     if (error instanceof AppError) return toolError(error);
+    // Arguments that cannot be read at all: the SDK answers JSON-RPC -32602 with the call's id.
+    if (error instanceof InvalidParams) throw error;
     // A database's or a library's own words never reach a client: the log keeps them, the caller gets REST's 500.
     context.log?.error({ err: error, tool: spec.name }, 'tool call failed');
     return toolError(errors.internalError());

@@ -5,11 +5,16 @@ import type { OAuthRepository } from './repository.js';
 
 /**
  * Records whose id is a bearer secret: a code, a token, an interaction's cookie. Only the id's hash is stored, and the
- * payload's own copy of it (`jti`) is left out; a copy of the table redeems nothing. The server's own browser session
- * is kept as it is (it is looked up by uid, and alone it grants nothing: every authorization asks for consent on a
- * page that needs the dashboard's session).
+ * payload's own copy of it (`jti`) is left out; a copy of the table redeems nothing.
  */
 const SECRET_IDS = new Set(['AccessToken', 'RefreshToken', 'AuthorizationCode', 'RegistrationAccessToken', 'Interaction', 'ClientCredentials', 'DeviceCode', 'BackchannelAuthenticationRequest', 'PushedAuthorizationRequest']);
+
+/**
+ * The library's own browser session is never stored: Snip's dashboard session is the only sign-in (every authorization
+ * signs in and asks for consent on Snip's pages), no token is bound to the library's session (src/oauth/provider.ts),
+ * and nothing of the library's logout remains. So no request, a GET to any address included, writes a session row.
+ */
+const NOT_KEPT = new Set(['Session']);
 
 /** Ids and uids are URL-safe text the server made; anything else (a NUL byte, a megabyte) is no record's, unread. */
 const plausibleId = (id: unknown): id is string => typeof id === 'string' && /^[\x21-\x7e]{1,512}$/.test(id);
@@ -21,9 +26,11 @@ const plausibleId = (id: unknown): id is string => typeof id === 'string' && /^[
 export function oauthAdapter(repo: OAuthRepository, clock: Clock) {
   return class SnipOAuthAdapter implements Adapter {
     private readonly secret: boolean;
+    private readonly kept: boolean;
 
     constructor(private readonly model: string) {
       this.secret = SECRET_IDS.has(model);
+      this.kept = !NOT_KEPT.has(model);
     }
 
     private key(id: string): string {
@@ -35,6 +42,7 @@ export function oauthAdapter(repo: OAuthRepository, clock: Clock) {
     }
 
     async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
+      if (!this.kept) return;
       const now = clock.now();
       const stored = this.secret ? { ...payload, jti: undefined } : payload;
       const grantId = this.model === 'Grant' ? id : (payload.grantId ?? null);
@@ -53,13 +61,13 @@ export function oauthAdapter(repo: OAuthRepository, clock: Clock) {
     }
 
     async find(id: string): Promise<AdapterPayload | undefined> {
-      if (!plausibleId(id)) return undefined;
+      if (!this.kept || !plausibleId(id)) return undefined;
       const row = await repo.find(this.model, this.key(id), this.now());
       return row ? this.payloadOf(row, id) : undefined;
     }
 
     async findByUid(uid: string): Promise<AdapterPayload | undefined> {
-      if (!plausibleId(uid)) return undefined;
+      if (!this.kept || !plausibleId(uid)) return undefined;
       const row = await repo.find(this.model, uid, this.now(), 'uid');
       return row ? (JSON.parse(row.payload) as AdapterPayload) : undefined;
     }

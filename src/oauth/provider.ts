@@ -5,6 +5,7 @@ import { oauthAdapter } from './adapter.js';
 import type { OAuthRepository } from './repository.js';
 import { parseScopes, SCOPE_NAMES } from './scopes.js';
 import { errorPage } from './pages.js';
+import { applyRegistrationRules, LOOPBACK_HOSTS, redirectTargetAllowed } from './client-rules.js';
 
 /** Where the authorization server answers, under BASE_URL; the well-known documents name them (src/oauth/routes.ts). */
 export const OAUTH_PATHS = {
@@ -39,8 +40,6 @@ export const newOAuthSecrets = (): { signingKey: () => string; cookieKey: () => 
   cookieKey: () => randomBytes(32).toString('base64url'),
 });
 
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
-
 /**
  * RFC 8252 7.3: a native app listens on a loopback port it picks when it starts, so a registered loopback redirect
  * URI matches with any port; everything else about it (scheme, host, path, query) must be exactly as registered.
@@ -66,34 +65,39 @@ export function loopbackMatches(requested: string, registered: readonly string[]
 
 /**
  * The OAuth 2.1 authorization server for the MCP endpoint (panva's oidc-provider, mounted under /oauth by
- * src/oauth/routes.ts). Public clients register themselves (RFC 7591), use the code flow with PKCE S256 only, and get
+ * src/oauth/mount.ts). Public clients register themselves (RFC 7591), use the code flow with PKCE S256 only, and get
  * opaque access tokens bound to the MCP endpoint (RFC 8707) and refresh tokens that rotate on every use; a reused
  * refresh token or code revokes its whole grant. Sign-in and consent are Snip's own pages (src/oauth/interactions.ts).
+ *
+ * Only what the server metadata (src/oauth/routes.ts) names is on: every feature the library turns on by default that
+ * Snip does not document is off (docs/security.md lists what is kept), and the mount routes nothing else to it.
  */
 export function createOAuthProvider(options: {
   baseUrl: string;
   repo: OAuthRepository;
   clock: Clock;
   secrets: OAuthSecrets;
-  /** Whether X-Forwarded-* are read (TRUST_PROXY): the server's redirects to its own pages use the host asked for. */
-  behindProxy: boolean;
   accountExists: (id: string) => Promise<boolean>;
 }): Provider {
   const { baseUrl, repo, clock, secrets } = options;
   const resource = `${baseUrl}/mcp`;
   const scope = SCOPE_NAMES.join(' ');
+  // The library's cookies (the interaction a browser is in) are Secure wherever Snip is served over https. The mount
+  // tells the library every request is for BASE_URL's scheme and host (src/oauth/mount.ts), so it never refuses one.
+  const cookie = { httpOnly: true, sameSite: 'lax', secure: baseUrl.startsWith('https:') } as const;
   const configuration: Configuration = {
     adapter: oauthAdapter(repo, clock),
     jwks: { keys: [{ ...JSON.parse(secrets.signingKey), use: 'sig', alg: 'ES256', kid: 'snip-1' }] },
     // One fast-to-make EC key (an RSA one costs a noticeable pause at every first start); clients default to it.
     enabledJWA: { idTokenSigningAlgValues: ['ES256'] },
-    cookies: { keys: [secrets.cookieKey] },
+    cookies: { keys: [secrets.cookieKey], long: cookie, short: cookie },
     routes: {
       authorization: OAUTH_PATHS.authorization,
       token: OAUTH_PATHS.token,
       registration: OAUTH_PATHS.registration,
       revocation: OAUTH_PATHS.revocation,
       jwks: OAUTH_PATHS.jwks,
+      // The features these belong to are off (below) and the mount routes none of them: any request there is a 404.
       end_session: '/oauth/session/end',
       userinfo: '/oauth/me',
       introspection: '/oauth/introspect',
@@ -107,18 +111,22 @@ export function createOAuthProvider(options: {
     scopes: ['openid', 'offline_access', ...SCOPE_NAMES],
     responseTypes: ['code'],
     clientAuthMethods: ['none', 'client_secret_basic', 'client_secret_post'],
+    // The registration rules (src/oauth/client-rules.ts) run here, while the library builds a registration's metadata.
     // A desktop client (Cursor: cursor://...) registers an app-scheme redirect URI and often leaves out
     // application_type, whose default (web) allows only http(s): such a client is taken for the native app it is.
     extraClientMetadata: {
       properties: ['snip_client_kind'],
       validator: (ctx, key, _value, metadata) => {
         if (key !== 'snip_client_kind' || ctx?.oidc?.route !== 'registration') return;
+        applyRegistrationRules(metadata);
         const asked = (ctx.oidc.body as { application_type?: unknown } | undefined)?.application_type;
         const uris = Array.isArray(metadata.redirect_uris) ? metadata.redirect_uris : [];
         if (asked === undefined && uris.some((uri) => typeof uri === 'string' && !/^https?:/i.test(uri))) metadata.application_type = 'native';
       },
     },
     clientDefaults: { grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none', id_token_signed_response_alg: 'ES256' },
+    // The library fetches a client's sector_identifier_uri to check it; Snip drops it from registrations and never fetches.
+    sectorIdentifierUriValidate: () => false,
     pkce: { required: () => true },
     ttl: {
       AccessToken: OAUTH_TTL.accessToken,
@@ -126,11 +134,14 @@ export function createOAuthProvider(options: {
       RefreshToken: OAUTH_TTL.refreshToken,
       Grant: OAUTH_TTL.grant,
       Interaction: OAUTH_TTL.interaction,
-      Session: 14 * 86_400,
+      Session: OAUTH_TTL.interaction,
       IdToken: 60 * 60,
     },
     issueRefreshToken: () => true,
     rotateRefreshToken: () => true,
+    // A connection is its grant, which lasts while it is used and ends when the owner disconnects it; no token depends
+    // on the library's browser session, which is never kept (src/oauth/adapter.ts).
+    expiresWithSession: () => false,
     // Every authorization asks for consent, on a page that needs the dashboard's session: a connection is never
     // made silently, and signing out of Snip is enough to stop new ones.
     loadExistingGrant: async (ctx) => {
@@ -139,14 +150,15 @@ export function createOAuthProvider(options: {
     },
     findAccount: async (_ctx, id) => ((await options.accountExists(id)) ? { accountId: id, claims: () => ({ sub: id }) } : undefined),
     interactions: { url: (_ctx, interaction) => `${OAUTH_PATHS.interaction}/${interaction.uid}` },
-    // Browser-based MCP clients call the token and registration endpoints from their own origin.
+    // Browser-based MCP clients call the token and revocation endpoints from their own origin (registration: mount.ts).
     clientBasedCORS: () => true,
     features: {
       devInteractions: { enabled: false },
       // No RFC 7592 management of a registration: no registration access token to store for each anonymous client.
       registration: { enabled: true, initialAccessToken: false, issueRegistrationAccessToken: false },
-      revocation: { enabled: true },
-      userinfo: { enabled: false },
+      registrationManagement: { enabled: false },
+      // A client revokes its own tokens only; another's is answered 200 as an unknown one is (RFC 7009), and left alone.
+      revocation: { enabled: true, allowedPolicy: (_ctx, client, token) => token.clientId === client.clientId },
       resourceIndicators: {
         enabled: true,
         defaultResource: () => resource,
@@ -156,6 +168,26 @@ export function createOAuthProvider(options: {
           return { scope, audience: resource, accessTokenTTL: OAUTH_TTL.accessToken, accessTokenFormat: 'opaque' };
         },
       },
+      // On by default in the library, and not Snip's: RP-initiated logout (it redirected to any URI a client
+      // registered), pushed authorization requests, DPoP-bound tokens (the MCP endpoint takes bearer tokens), userinfo.
+      rpInitiatedLogout: { enabled: false },
+      pushedAuthorizationRequests: { enabled: false },
+      dPoP: { enabled: false },
+      userinfo: { enabled: false },
+      // Off by default; named so that turning one on is a visible change.
+      introspection: { enabled: false },
+      deviceFlow: { enabled: false },
+      ciba: { enabled: false },
+      clientCredentials: { enabled: false },
+      claimsParameter: { enabled: false },
+      requestObjects: { enabled: false },
+      jwtResponseModes: { enabled: false },
+      backchannelLogout: { enabled: false },
+      richAuthorizationRequests: { enabled: false },
+      rpMetadataChoices: { enabled: false },
+      encryption: { enabled: false },
+      mTLS: { enabled: false },
+      fapi: { enabled: false },
     },
     renderError: (ctx, out) => {
       ctx.type = 'html';
@@ -163,10 +195,25 @@ export function createOAuthProvider(options: {
     },
   };
   const provider = new Provider(baseUrl, configuration);
-  provider.proxy = options.behindProxy;
-  const exact = provider.Client.prototype.redirectUriAllowed;
-  provider.Client.prototype.redirectUriAllowed = function (this: InstanceType<typeof provider.Client>, value: string) {
-    return exact.call(this, value) || loopbackMatches(value, this.redirectUris ?? []);
+  // The mount (src/oauth/mount.ts) sets X-Forwarded-Proto and -Host to BASE_URL's on every request it hands over:
+  // the library reads them instead of what the client sent.
+  provider.proxy = true;
+  const Client = provider.Client.prototype;
+  const exact = Client.redirectUriAllowed;
+  // Also for registrations stored before the rules: a code never goes to plain http off this machine.
+  Client.redirectUriAllowed = function (this: InstanceType<typeof provider.Client>, value: string) {
+    return redirectTargetAllowed(value) && (exact.call(this, value) || loopbackMatches(value, this.redirectUris ?? []));
+  };
+  const modeAllowed = Client.responseModeAllowed;
+  // The metadata lists only `query`. The library knows form_post and fragment too (fragment is its default for the
+  // response types that carry a token): a request for either is refused here with the library's own error, sent back
+  // by query as every answer is, never as a form_post page or in a fragment.
+  Client.responseModeAllowed = function (this: InstanceType<typeof provider.Client>, mode, ...rest) {
+    if (mode === undefined || mode === 'query') return modeAllowed.call(this, mode, ...rest);
+    const params = Provider.ctx?.oidc.params as { response_mode?: unknown; response_type?: unknown } | undefined;
+    const asked = params?.response_mode !== undefined;
+    if (params) Object.assign(params, { response_mode: undefined, response_type: 'code' });
+    throw asked ? new oauthErrors.UnsupportedResponseMode() : new oauthErrors.UnsupportedResponseType();
   };
   provider.use(defaultScope(provider, scope));
   return provider;

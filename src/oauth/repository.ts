@@ -101,12 +101,28 @@ export class OAuthRepository {
       .execute();
   }
 
+  /** Registrations made since `since` that no account has connected (registration is open to anyone: they are bounded). */
+  async countUnusedClients(since: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('oauth_records')
+      .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
+      .where('model', '=', 'Client')
+      .where('created_at', '>=', since)
+      .where(({ not, exists, selectFrom }) =>
+        not(exists(selectFrom('oauth_records as g').select('g.id').where('g.model', '=', 'Grant').whereRef('g.client_id', '=', 'oauth_records.id'))),
+      )
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
   /**
    * Drops what expired before `now`, and the registrations older than `unusedBefore` that no account has connected:
    * registration is open to anyone, so what nobody uses must not pile up. Answers how many records went.
    */
   async sweep(now: string, unusedBefore: string): Promise<number> {
     const expired = await this.db.deleteFrom('oauth_records').where('expires_at', '<=', now).executeTakeFirst();
+    // The library's browser sessions are no longer kept (src/oauth/adapter.ts): rows of older versions go.
+    const sessions = await this.db.deleteFrom('oauth_records').where('model', '=', 'Session').executeTakeFirst();
     const unused = await this.db
       .deleteFrom('oauth_records')
       .where('model', '=', 'Client')
@@ -124,6 +140,6 @@ export class OAuthRepository {
         not(exists(selectFrom('oauth_records as c').select('c.id').where('c.model', '=', 'Client').whereRef('c.id', '=', 'oauth_records.client_id'))),
       )
       .executeTakeFirst();
-    return Number(expired.numDeletedRows) + Number(unused.numDeletedRows) + Number(orphans.numDeletedRows);
+    return [expired, sessions, unused, orphans].reduce((sum, result) => sum + Number(result.numDeletedRows), 0);
   }
 }

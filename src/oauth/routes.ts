@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type Provider from 'oidc-provider';
 import { bind, callerOf } from '../http/access.js';
 import { DateTime, errorResponses, Nullable, SuccessMessage } from '../http/schemas.js';
+import { authorizationServer } from './mount.js';
 import { OAUTH_OPERATIONS as ops } from './operations.js';
 import { OAUTH_PATHS } from './provider.js';
 import { SCOPE_NAMES } from './scopes.js';
@@ -58,7 +59,8 @@ const SURFACES = [
 
 /**
  * OAuth 2.1 for the MCP endpoint: the discovery documents (RFC 9728, RFC 8414), the authorization server itself
- * under /oauth (oidc-provider, which reads its own bodies), and the account's connected applications over A and B.
+ * under /oauth (src/oauth/mount.ts), and the account's connected applications over A and B. The server metadata is
+ * the list of what is on: the mount routes nothing else to the library, and the library has nothing else turned on.
  */
 export const oauthRoutes =
   (oauth: OAuthService, provider: Provider, baseUrl: string): FastifyPluginAsyncTypebox =>
@@ -105,16 +107,7 @@ export const oauthRoutes =
       async (_request, reply) => reply.headers(cached).send(serverMetadata),
     );
 
-    // The authorization server parses its own bodies (form posts, JSON registrations): Fastify hands it the stream.
-    await app.register(async (server) => {
-      server.removeAllContentTypeParsers();
-      server.addContentTypeParser('*', (_request, _payload, done) => done(null));
-      const handle = provider.callback();
-      server.all('/oauth/*', { config: { access: open }, schema: { hide: true } }, async (request, reply) => {
-        reply.hijack();
-        await handle(request.raw, reply.raw);
-      });
-    });
+    await app.register(authorizationServer(provider, oauth, baseUrl));
 
     for (const { surface, base } of SURFACES) {
       const surfaceTags = [`connected applications (${surface})`];

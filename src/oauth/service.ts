@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyBaseLogger } from 'fastify';
 import type Provider from 'oidc-provider';
 import type { AccountsService, Caller } from '../accounts/service.js';
 import type { Clock } from '../clock.js';
@@ -6,6 +7,8 @@ import { errors } from '../errors.js';
 import { withoutControlCharacters } from '../control-characters.js';
 import type { OAuthRepository } from './repository.js';
 import { PeriodicSweep, type SweepFailures } from '../runtime/periodic-sweep.js';
+import type { CounterStore } from '../usage/counters.js';
+import { RegistrationLimits, type RegistrationBudget } from './registration-limits.js';
 import { parseScopes, type Scope } from './scopes.js';
 
 /** An application connected to an account by OAuth, as the dashboard lists it. */
@@ -33,8 +36,11 @@ export interface PendingAuthorization {
 
 type Raw = { req: IncomingMessage; res: ServerResponse };
 
-/** A registration no account has connected is dropped after this long; a client that comes back registers again. */
-const UNUSED_CLIENT_DAYS = 30;
+/**
+ * A registration no account has connected is dropped after this long (a day: an authorization takes minutes); one
+ * with a connection is kept while the connection lasts. A client that comes back later registers again.
+ */
+const UNUSED_CLIENT_MS = 24 * 3_600_000;
 
 /** A name a client registered, as shown to people: one line, bounded; its id when it gave none. */
 const displayName = (name: unknown, fallback: string): string => {
@@ -60,6 +66,7 @@ function whereTo(redirectUri: unknown): string {
  */
 export class OAuthService {
   private readonly sweeps = new PeriodicSweep(() => this.sweep(), 60 * 60_000);
+  private readonly registrations: RegistrationLimits;
 
   constructor(
     private readonly provider: Provider,
@@ -68,7 +75,16 @@ export class OAuthService {
     private readonly clock: Clock,
     /** The MCP endpoint's URL: the only resource (RFC 8707) tokens are issued for. */
     readonly resource: string,
-  ) {}
+    /** Registrations are counted in the rate limits' counters (src/oauth/registration-limits.ts). */
+    limits: { counters: CounterStore; budget: RegistrationBudget; log: FastifyBaseLogger },
+  ) {
+    this.registrations = new RegistrationLimits(limits.counters, clock, (since) => repo.countUnusedClients(since), UNUSED_CLIENT_MS, limits.budget, limits.log);
+  }
+
+  /** Admits one registration (RFC 7591) from `address`, or throws 429 RATE_LIMITED: anyone may register, within bounds. */
+  admitRegistration(address: string): Promise<void> {
+    return this.registrations.admit(address);
+  }
 
   /** The caller an access token stands for on the MCP endpoint; null when it is unknown, expired, revoked or for elsewhere. */
   async authenticate(token: string): Promise<Caller | null> {
@@ -157,10 +173,10 @@ export class OAuthService {
     return this.provider.interactionResult(raw.req, raw.res, { login: { accountId }, consent: { grantId } }, { mergeWithLastSubmission: false });
   }
 
-  /** Drops expired codes, tokens and interactions, and registrations unused for 30 days; answers how many went. */
+  /** Drops expired codes, tokens and interactions, and registrations nobody connected within a day; answers how many went. */
   sweep(): Promise<number> {
     const now = this.clock.now();
-    return this.repo.sweep(now.toISOString(), new Date(now.getTime() - UNUSED_CLIENT_DAYS * 86_400_000).toISOString());
+    return this.repo.sweep(now.toISOString(), new Date(now.getTime() - UNUSED_CLIENT_MS).toISOString());
   }
 
   /** Sweeps every hour (the server's background work). */

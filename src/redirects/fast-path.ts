@@ -1,10 +1,11 @@
-import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressLimits } from '../access/address-limits.js';
 import { isReservedPath } from '../accounts/namespace-rules.js';
 import type { RedirectStatus, TrustProxy } from '../config.js';
 import { clientAddressOf } from '../http/trust-proxy.js';
 import { CODE_PATTERN } from '../links/rules.js';
-import { normalHostname } from '../net/hostname.js';
+import { isLoopbackHost } from '../net/hostname.js';
+import { hostnameOf } from '../http/hosts.js';
 import type { CustomHosts } from './routes.js';
 import type { RedirectService } from './service.js';
 
@@ -17,13 +18,6 @@ export interface FastPathOptions {
 }
 
 const HOSTS_REMEMBERED = 1_000;
-
-/** The host of a Host header as Fastify's `request.hostname` reads it: without the port, brackets kept. */
-function hostnameOf(host: string): string {
-  if (host.startsWith('[')) return host.slice(0, host.indexOf(']') + 1);
-  const colon = host.indexOf(':');
-  return colon < 0 ? host : host.slice(0, colon);
-}
 
 /**
  * The redirect's fast path: `GET`/`HEAD /{code}` for a link the redirect cache holds, on a host the domain map knows, decided
@@ -41,20 +35,22 @@ export function fastRedirects(redirects: RedirectService, options: FastPathOptio
   let open = true;
 
   /**
-   * The custom domain a Host header names (its hostname), null for Snip's own host or a host that is no active
-   * domain (served as Snip's own, as the route does), undefined when the domain map must first be read.
+   * The custom domain a Host header names (its hostname), null for Snip's own host (a loopback name included, as
+   * src/http/hosts.ts judges it), undefined when the domain map must first be read or the host is no active custom
+   * domain: Fastify then answers it, with 421 for a host Snip does not answer on.
    */
   const domainOf = (host: string): string | null | undefined => {
     let hostname = hostnames.get(host);
     if (hostname === undefined) {
-      const normal = normalHostname(hostnameOf(host));
-      hostname = hosts.ownHosts.has(normal) ? null : normal;
+      const normal = hostnameOf(host);
+      if (normal === null) return undefined; // a malformed Host: Fastify answers 421
+      hostname = hosts.ownHosts.has(normal) || isLoopbackHost(normal) ? null : normal;
       if (hostnames.size >= HOSTS_REMEMBERED) hostnames.clear(); // made-up Host headers cannot grow it
       hostnames.set(host, hostname);
     }
     if (hostname === null) return null;
     const domain = hosts.activeDomain(hostname);
-    return domain instanceof Promise ? undefined : (domain?.hostname ?? null);
+    return domain instanceof Promise || domain === null ? undefined : domain.hostname;
   };
 
   const answer = (response: ServerResponse, location: string) => {
@@ -90,21 +86,5 @@ export function fastRedirects(redirects: RedirectService, options: FastPathOptio
     close(): void {
       open = false;
     },
-  };
-}
-
-/**
- * The server Fastify would make (the same timeouts), handing each request to `first` before Fastify's handler.
- */
-export function serverWith(first: (request: IncomingMessage, response: ServerResponse) => boolean) {
-  return (handler: (request: IncomingMessage, response: ServerResponse) => void, options: { keepAliveTimeout?: number; requestTimeout?: number; connectionTimeout?: number; maxRequestsPerSocket?: number; http?: http.ServerOptions }) => {
-    const server = http.createServer(options.http ?? {}, (request, response) => {
-      if (!first(request, response)) handler(request, response);
-    });
-    if (options.keepAliveTimeout !== undefined) server.keepAliveTimeout = options.keepAliveTimeout;
-    if (options.requestTimeout !== undefined) server.requestTimeout = options.requestTimeout;
-    if (options.connectionTimeout !== undefined) server.setTimeout(options.connectionTimeout);
-    if (options.maxRequestsPerSocket !== undefined && options.maxRequestsPerSocket > 0) server.maxRequestsPerSocket = options.maxRequestsPerSocket;
-    return server;
   };
 }

@@ -94,7 +94,7 @@ export const redirectRoutes =
     app.get(
       '/:code',
       // A NUL (%00) cannot be in a code (CODE_PATTERN): such a URL is the 404 of any unknown code, with no database work.
-      { childLoggerFactory, config: { nulInUrl: 'own' }, schema: { tags, operationId: 'followShortLink', summary: 'Follow a short link', params: Type.Object({ code: Type.String() }), response: responses(status) } },
+      { childLoggerFactory, config: { nulInUrl: 'own', hosts: 'custom-domains' }, schema: { tags, operationId: 'followShortLink', summary: 'Follow a short link', params: Type.Object({ code: Type.String() }), response: responses(status) } },
       async (request, reply) => {
         const { code } = request.params;
         if (code.endsWith('+')) {
@@ -110,7 +110,7 @@ export const redirectRoutes =
       '/:prefix/:slug',
       {
         childLoggerFactory,
-        config: { nulInUrl: 'own' },
+        config: { nulInUrl: 'own', hosts: 'custom-domains' },
         schema: { tags, operationId: 'followNamespacedShortLink', summary: 'Follow a namespaced short link', params: Type.Object({ prefix: Type.String(), slug: Type.String() }), response: responses(status) },
       },
       async (request, reply) => {

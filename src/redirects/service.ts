@@ -23,7 +23,7 @@ export interface Visitor {
 /** Why a visit does not redirect: the page shown and its status are chosen by the adapter. */
 export type RedirectOutcome =
   | { kind: 'redirect'; url: string }
-  /** A phone visiting a link with an app target: a page that opens the app, or else the store; both carry snip_sid. */
+  /** A phone visiting a link with an app target: a page that opens the app, or else the store; both carry snip_sid (unless the address is past its session bound). */
   | { kind: 'app'; deepLink: string; storeUrl: string }
   | { kind: 'not_found' }
   | { kind: 'scheduled' }
@@ -45,8 +45,8 @@ export interface RedirectTargets {
   /** True for the partner link of an active CPA program: its clicks carry a click id. */
   needsClickId(partnershipId: string): Promise<boolean>;
   issueClickId(partnershipId: string): string;
-  /** Opens a web2app session for a phone's click; answers its id. */
-  openAppSession(link: { id: string; accountId: string; code: string }, platform: Platform, deepLink: string, params: Record<string, string>): Promise<string>;
+  /** Opens a web2app session for a phone's click from `address`; answers its id, or null past the address's bound. */
+  openAppSession(link: { id: string; accountId: string; code: string }, platform: Platform, deepLink: string, params: Record<string, string>, address: string): Promise<string | null>;
 }
 
 const PLATFORMS_BY_OS: Record<string, Platform> = { iOS: 'ios', Android: 'android' };
@@ -244,8 +244,10 @@ export class RedirectService {
     const app = appTarget(link, visitor);
     if (app !== undefined) {
       try {
-        const sid = await this.targets.openAppSession(link, app.platform, app.target.deepLink, paramsOf(link.url, visitor.query));
-        return { kind: 'app', deepLink: withParam(app.target.deepLink, 'snip_sid', sid), storeUrl: withParam(app.target.storeUrl, 'snip_sid', sid) };
+        const sid = await this.targets.openAppSession(link, app.platform, app.target.deepLink, paramsOf(link.url, visitor.query), visitor.ip);
+        // No session (the address is past its bound): the same page, without one.
+        const tagged = (url: string) => (sid === null ? url : withParam(url, 'snip_sid', sid));
+        return { kind: 'app', deepLink: tagged(app.target.deepLink), storeUrl: tagged(app.target.storeUrl) };
       } catch (err) {
         // The visitor still gets where the link goes: the web page instead of the app.
         this.log.error({ err, linkId: link.id }, 'could not open a web2app session');

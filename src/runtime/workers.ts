@@ -17,10 +17,9 @@ const MAX_QUICK_DEATHS = 5;
  * background work (every job is safe on many instances), the database and Redis in common.
  */
 export async function runPrimary(config: Config, log: FastifyBaseLogger): Promise<void> {
-  const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, startTimeoutMs: config.databaseStartTimeoutMs, onWaiting: (message) => log.warn(message) });
-  await database.db.destroy();
-
   let stopping = false;
+  /** False while the primary opens and migrates the database, before any worker is forked. */
+  let forking = false;
   let failedShutdown = false;
   let quickDeathsInARow = 0;
   const restarts = new Set<NodeJS.Timeout>();
@@ -35,7 +34,10 @@ export async function runPrimary(config: Config, log: FastifyBaseLogger): Promis
     const lived = Date.now() - (startedAt.get(worker.id) ?? 0);
     startedAt.delete(worker.id);
     if (stopping) {
-      if (code !== 0) failedShutdown = true;
+      // Ended by the stop signal itself: a worker still starting, before its handlers were in place (the signal reaches
+      // the whole process group, a worker just restarted included). It served nothing, so its end is no failure.
+      const endedBySignal = code === null && (signal === 'SIGTERM' || signal === 'SIGINT');
+      if (code !== 0 && !endedBySignal) failedShutdown = true;
       if (running() === 0) {
         log.info('stopped');
         process.exit(failedShutdown ? 1 : 0);
@@ -66,12 +68,22 @@ export async function runPrimary(config: Config, log: FastifyBaseLogger): Promis
     stopping = true;
     for (const timer of restarts) clearTimeout(timer);
     restarts.clear();
+    // Still opening or migrating the database, no worker forked: nothing to drain, and a migration cut short is rolled
+    // back (each run is one transaction), so stop at once rather than make a stop wait out DATABASE_START_TIMEOUT.
+    if (!forking) {
+      log.info({ signal }, 'stopped while starting');
+      process.exit(0);
+    }
     log.info({ signal }, 'draining every worker');
     if (running() === 0) process.exit(0);
     for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill(signal);
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+
+  const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, startTimeoutMs: config.databaseStartTimeoutMs, onWaiting: (message) => log.warn(message) });
+  await database.db.destroy();
+  forking = true;
   for (let i = 0; i < config.workers; i++) fork();
   log.info({ workers: config.workers, port: config.port }, `Snip primary: ${config.workers} server processes on port ${config.port}`);
 }

@@ -27,6 +27,10 @@ export const sessionRoutes =
   async (app) => {
     const answer = (signedIn: SignedIn) => ({ account: signedIn.account, csrfToken: signedIn.csrfToken });
     const open = { auth: 'none' } as const;
+    // Every answer here may carry the session's CSRF token: no browser or proxy may keep one (refusals included, simpler).
+    app.addHook('onRequest', async (_request, reply) => {
+      reply.header('cache-control', 'no-store');
+    });
 
     app.post(
       '/api/auth/sign-up',

@@ -62,12 +62,12 @@ export class SessionsService {
 
   async signIn(input: { email: string; password: string }, address: string): Promise<SignedIn> {
     const email = input.email.trim().toLowerCase();
-    const refund = await this.limits.charge(address, email);
+    const succeeded = await this.limits.charge(address, email);
     const account = await this.accounts.findForSignIn(email);
     // An unknown email or an account without a password costs the same hash as a wrong password.
     const matches = await verifyPassword(input.password, account?.password_hash ?? (await decoyHash()));
     if (!account || !account.password_hash || !matches) throw errors.badCredentials();
-    await refund();
+    await succeeded();
     return this.open(account);
   }
 
@@ -103,9 +103,9 @@ export class SessionsService {
     checkNewPassword(input.newPassword);
     const account = await this.accounts.findForSignIn(caller.email);
     if (!account) throw errors.sessionRequired();
-    const refund = await this.limits.charge(address, account.email);
+    const succeeded = await this.limits.charge(address, account.email);
     if (!account.password_hash || !(await verifyPassword(input.currentPassword, account.password_hash))) throw errors.wrongPassword();
-    await refund();
+    await succeeded();
     const next = this.newSession(account.id);
     await this.repo.replacePassword(account.id, await hashPassword(input.newPassword), next.row);
     return this.signedIn(next, account);

@@ -21,6 +21,11 @@ export interface ClaimedSession {
   params: Record<string, string>;
 }
 
+/** How many sessions one address may open (src/access/address-limits.ts): past the bound, no session is stored. */
+export interface SessionBound {
+  mayStore(address: string, kind: 'web2app'): Promise<boolean>;
+}
+
 export interface Web2appSession {
   id: string;
   shortCode: string;
@@ -42,6 +47,7 @@ export class Web2appService {
   constructor(
     private readonly repo: Web2appRepository,
     private readonly clock: Clock,
+    private readonly bound: SessionBound,
   ) {}
 
   /** Sweeps expired sessions hourly (the server's background work; the CLI never runs it). */
@@ -53,8 +59,13 @@ export class Web2appService {
     this.sweeps.stop();
   }
 
-  /** Opens a session for a click; answers its id, which the visitor's deep link and store URL carry as `snip_sid`. */
-  async open(link: { id: string; accountId: string; code: string }, platform: Platform, deepLink: string, params: Record<string, string>): Promise<string> {
+  /**
+   * Opens a session for a click from `address`; answers its id, which the visitor's deep link and store URL carry as
+   * `snip_sid`. Null when the address has opened as many as it may this hour: the visitor still gets the app page,
+   * only without a session, so a phone (or a script posing as one) cannot make Snip store rows without bound.
+   */
+  async open(link: { id: string; accountId: string; code: string }, platform: Platform, deepLink: string, params: Record<string, string>, address: string): Promise<string | null> {
+    if (!(await this.bound.mayStore(address, 'web2app'))) return null;
     const id = `w2a_${randomBase62(32)}`;
     const now = this.clock.now();
     await this.repo.insert({

@@ -82,7 +82,8 @@ export const webhookRoutes =
           config: bind(ops.create, surface),
           schema: { tags, summary: 'Subscribe an endpoint to events', body: CreateBody, response: { 201: Created, ...errorResponses(400, 403) } },
         },
-        async (request, reply) => reply.status(201).send(await webhooks.create(callerOf(request), request.body)),
+        // The signing secret, once: no browser or proxy may keep it.
+        async (request, reply) => reply.status(201).header('cache-control', 'no-store').send(await webhooks.create(callerOf(request), request.body)),
       );
 
       app.get(

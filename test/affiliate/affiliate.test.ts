@@ -52,7 +52,7 @@ describe(`affiliate programs (${dialectName})`, () => {
     expect(res.statusCode, res.body).toBe(201);
     return res.json<Program>();
   };
-  const visit = (code: string, ua: string, method: 'GET' | 'HEAD' = 'GET') => t.app.inject({ method, url: `/${code}`, headers: { 'user-agent': ua } });
+  const visit = (code: string, ua: string, method: 'GET' | 'HEAD' = 'GET', remoteAddress = '127.0.0.1') => t.app.inject({ method, url: `/${code}`, remoteAddress, headers: { 'user-agent': ua } });
   const programCount = async () => (await get(owner, '/api/v1/affiliate/programs')).json<{ programs: unknown[] }>().programs.length;
 
   it('a Builder creates a program over A or B: active, public by default, in USD', async () => {
@@ -105,19 +105,20 @@ describe(`affiliate programs (${dialectName})`, () => {
     const link = await get(partner, `/api/v1/links/${joined.shortCode}`);
     expect(link.json()).toMatchObject({ long: 'https://cpc.example.com/', source: 'mcp', clientName: 'test' });
 
-    for (let i = 0; i < 3; i++) expect((await visit(joined.shortCode, BROWSER)).headers.location).toBe('https://cpc.example.com/');
-    for (let i = 0; i < 2; i++) expect((await visit(joined.shortCode, BOT)).statusCode).toBe(302);
-    expect((await visit(joined.shortCode, BROWSER, 'HEAD')).statusCode).toBe(302);
-    expect((await visit(joined.shortCode, AGENT)).statusCode).toBe(302);
+    // Three people (three addresses), each paid once (issue 26: at most once per address, program and day).
+    for (let i = 1; i <= 3; i++) expect((await visit(joined.shortCode, BROWSER, 'GET', `198.51.100.${i}`)).headers.location).toBe('https://cpc.example.com/');
+    for (let i = 0; i < 2; i++) expect((await visit(joined.shortCode, BOT, 'GET', `198.51.100.${10 + i}`)).statusCode).toBe(302);
+    expect((await visit(joined.shortCode, BROWSER, 'HEAD', '198.51.100.20')).statusCode).toBe(302);
+    expect((await visit(joined.shortCode, AGENT, 'GET', '198.51.100.21')).statusCode).toBe(302);
 
-    const expected = { programId: program.id, clicks: 3, conversions: 0, earningsCents: 21 };
+    const expected = { programId: program.id, clicks: 3, paidClicks: 3, conversions: 0, earningsCents: 21 };
     expect(await ok(ownerMcp, 'get_affiliate_stats', { programId: program.id })).toMatchObject({ ...expected, scope: 'owner', partners: 1 });
     expect(await ok(partnerMcp, 'get_affiliate_stats', { programId: program.id })).toMatchObject({ ...expected, scope: 'partner' });
     expect((await get(owner, `/api/affiliate/programs/${program.id}/stats`)).json()).toMatchObject(expected);
     await refused(await clients.for(stranger), 'get_affiliate_stats', { programId: program.id }, 'AFFILIATE_PROGRAM_NOT_FOUND');
 
     const partners = await ok<{ partners: Record<string, unknown>[] }>(ownerMcp, 'list_affiliate_partners', { programId: program.id });
-    expect(partners.partners).toEqual([expect.objectContaining({ id: joined.id, partnerEmail: partner.email, shortCode: joined.shortCode, clicks: 3, earningsCents: 21 })]);
+    expect(partners.partners).toEqual([expect.objectContaining({ id: joined.id, partnerEmail: partner.email, shortCode: joined.shortCode, clicks: 3, paidClicks: 3, earningsCents: 21 })]);
     await refused(partnerMcp, 'list_affiliate_partners', { programId: program.id }, 'AFFILIATE_PROGRAM_NOT_FOUND');
     const mine = await ok<{ partnerships: Record<string, unknown>[] }>(partnerMcp, 'list_affiliate_partnerships', {});
     expect(mine.partnerships).toContainEqual(expect.objectContaining({ id: joined.id, programId: program.id, clicks: 3, earningsCents: 21, programName: 'Per click' }));

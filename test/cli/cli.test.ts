@@ -308,7 +308,7 @@ const OWNED: [table: keyof Database, column: 'id' | 'account_id' | 'link_id'][] 
   ['webhook_deliveries', 'account_id'], ['outbox_events', 'account_id'], ['folders', 'account_id'], ['qr_settings', 'account_id'], ['link_scans', 'link_id'],
   ['domains', 'account_id'], ['link_tags', 'account_id'], ['utm_templates', 'account_id'], ['saved_views', 'account_id'],
   ['sessions', 'account_id'], ['agent_clicks', 'account_id'], ['web2app_sessions', 'account_id'], ['affiliate_programs', 'account_id'],
-  ['affiliate_partnerships', 'account_id'], ['affiliate_conversions', 'account_id'], ['oauth_records', 'account_id'],
+  ['affiliate_partnerships', 'account_id'], ['affiliate_conversions', 'account_id'], ['affiliate_paid_clicks', 'account_id'], ['oauth_records', 'account_id'],
 ];
 
 describe(`users delete removes everything the account owns (in process, ${dialectName})`, () => {
@@ -346,6 +346,7 @@ describe(`users delete removes everything the account owns (in process, ${dialec
     await db.insertInto('affiliate_programs').values({ id: id('afp'), account_id: accountId, name: 'P', url: 'https://example.com/', commission_type: 'CPC', commission_cents: 1, currency: 'USD', public: 1, status: 'active', created_at: at, updated_at: at }).execute();
     await db.insertInto('affiliate_partnerships').values({ id: id('prt'), program_id: id('afp'), account_id: accountId, program_account_id: accountId, link_id: linkId, created_at: at }).execute();
     await db.insertInto('affiliate_conversions').values({ click_id: id('cid'), program_id: id('afp'), partnership_id: id('prt'), account_id: accountId, amount_cents: null, commission_cents: 0, created_at: at }).execute();
+    await db.insertInto('affiliate_paid_clicks').values({ program_id: id('afp'), day: '2020-01-01', address: 'a', partnership_id: id('prt'), link_id: linkId, account_id: accountId, created_at: at }).execute();
   }
 
   it('deletes every row of the account in every table and leaves other accounts alone', async () => {

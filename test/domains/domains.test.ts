@@ -1247,15 +1247,14 @@ describe(`custom domains: redirects by Host (${dialectName})`, () => {
     expect(ended.headers['content-type']).toMatch(/^text\/html/);
   });
 
-  it('a pending, verified or unknown host is treated like the default host', async () => {
+  // Issue 26: only Snip's own hosts and active custom domains answer short links (src/http/hosts.ts).
+  it('a pending, verified or unknown host answers no short link: 421 MISDIRECTED_REQUEST', async () => {
     const api = domainApi(t);
     const user = await t.createUser('pro');
     const pending = (await api.add(user, fresh())).domain;
     const verified = await api.verified(user);
     for (const host of [pending, verified, 'unknown-host.acme-brand.com']) {
-      expectRedirect(await api.visit(host, `/${onDefault.shortCode}`), 'https://example.com/on-default');
-      expectRedirect(await api.visit(host, `/${onDomain.shortCode}`), 'https://example.com/on-domain');
-      expectStandard404(await api.visit(host, '/Zz9Zz9'));
+      for (const path of [`/${onDefault.shortCode}`, `/${onDomain.shortCode}`, '/Zz9Zz9']) expectError(await api.visit(host, path), 421, 'MISDIRECTED_REQUEST');
     }
   });
 
@@ -1314,8 +1313,8 @@ describe(`custom domains: deleting (${dialectName})`, () => {
     expect(await api.qrText(a.shortCode)).toBe(`http://snip.test/${a.shortCode}`);
     expectRedirect(await api.visit('snip.test', `/${a.shortCode}`), 'https://example.com/fallback-a');
     expectRedirect(await api.visit('snip.test', `/${b.shortCode}`), 'https://example.com/fallback-b');
-    // The old host is no active domain any more: it is treated like the default host.
-    expectRedirect(await api.visit(domain, `/${a.shortCode}`), 'https://example.com/fallback-a');
+    // The old host is no active domain any more: it answers no short link (issue 26).
+    expectError(await api.visit(domain, `/${a.shortCode}`), 421, 'MISDIRECTED_REQUEST');
     const preview = await api.visit('snip.test', `/${a.shortCode}+`);
     expect(preview.statusCode).toBe(200);
     expect(preview.body).toContain(`http://snip.test/${a.shortCode}`);
@@ -1498,7 +1497,8 @@ describe(`custom domains: the whole life of a domain (${dialectName})`, () => {
     }
     expect(await api.detailsB(pro, b.shortCode)).toMatchObject({ domain: null, url: `http://snip.test/${b.shortCode}` });
     expectRedirect(await api.visit('snip.test', `/${a.shortCode}`), 'https://example.com/life-a');
-    expectRedirect(await api.visit(domain, `/${plain.shortCode}`), 'https://example.com/life-plain');
+    // The deleted domain answers no short link any more (issue 26: only active custom domains do).
+    expectError(await api.visit(domain, `/${plain.shortCode}`), 421, 'MISDIRECTED_REQUEST');
     const next = await api.linksA.create(pro, { url: 'https://example.com/life-after' });
     expect(next.shortUrl).toBe(`http://snip.test/${next.shortCode}`);
     expect((await api.check(domain)).json()).toEqual({ hostname: domain, available: true });

@@ -133,12 +133,13 @@ export interface ServerProcess {
 
 /**
  * Spawns `node dist/main.js` (what `npm start` execs), so a signal sent to the child reaches Snip itself rather
- * than a wrapper. Does not wait for readiness; see `startServer`.
+ * than a wrapper. Does not wait for readiness; see `startServer`. With `processGroup` the child leads a process group
+ * of its own, so a test can signal the whole group (`process.kill(-child.pid, ...)`) as systemd or a terminal does.
  */
-export function spawnServer(env: Record<string, string>): ServerProcess {
+export function spawnServer(env: Record<string, string>, options: { processGroup?: boolean } = {}): ServerProcess {
   const port = Number(env.PORT ?? 0);
   const [command, argv] = shipped('main.js');
-  const child = track(spawn(command, argv, { cwd: projectRoot, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] }));
+  const child = track(spawn(command, argv, { cwd: projectRoot, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'], detached: options.processGroup === true }));
   let out = '';
   let err = '';
   const waiters: Array<() => void> = [];

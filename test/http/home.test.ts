@@ -21,8 +21,8 @@ describe('GET / and the icon', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/html/);
     expect(res.body).toContain('<h1>Snip</h1>');
-    expect(res.body).toContain('href="/openapi.yaml"');
-    expect(res.body).toContain('href="/docs"');
+    expect(res.body).toContain('href="http://snip.test/openapi.yaml"');
+    expect(res.body).toContain('href="http://snip.test/docs"');
     // The quick start names this server's own address.
     expect(res.body).toContain('http://snip.test/api/v1/links');
   });

@@ -21,7 +21,8 @@ describe(`MCP tool calls are charged like REST calls (${dialectName})`, () => {
     const batch = [1, 2, 3, 4].map((i) => shorten(i, `https://example.com/batch-${i}`));
     const res = await rpc(t, pro.apiKey, batch);
     expect(res.statusCode).toBe(429);
-    expect(res.json()).toMatchObject({ error: true, code: 'RATE_LIMITED', message: 'Rate limit exceeded: 3 requests per hour' });
+    // Every answer on /mcp is JSON-RPC (issue 26): REST's code is the error's data.code.
+    expect(res.json()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Rate limit exceeded: 3 requests per hour', data: { code: 'RATE_LIMITED' } } });
     expect(res.headers['retry-after']).toEqual(expect.any(String));
     expect(await links()).toBe(0);
   });

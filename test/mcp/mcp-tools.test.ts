@@ -1373,7 +1373,8 @@ describe(`MCP and the rate limits REST counts (${dialectName})`, () => {
       for (let i = 0; i < 3; i++) expect((await post()).statusCode).toBe(200);
       const over = await post();
       expect(over.statusCode).toBe(429);
-      expect(over.json()).toMatchObject({ code: 'RATE_LIMITED' });
+      // Every answer on /mcp is JSON-RPC (issue 26): REST's code is the error's data.code.
+      expect(over.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { data: { code: 'RATE_LIMITED' } } });
       expect(over.headers['retry-after']).toEqual(expect.any(String));
     });
   });

@@ -3,7 +3,6 @@ import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/cl
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError } from '../helpers/api-errors.js';
 import { dialectName, useTestApp } from '../helpers/app.js';
 import { Clients, connectClient, EXPECTED_TOOLS, initializeRequest, listenMcp, ok, rpc, SERVER_INFO } from '../helpers/mcp.js';
 
@@ -21,6 +20,12 @@ interface JsonRpcAnswer {
   id: number | string | null;
   result?: Record<string, unknown>;
   error?: { code: number; message: string };
+}
+
+/** A POST refused whole: the status, and a JSON-RPC error with no id whose data.code is REST's code. */
+function expectRefusal(res: LightMyRequestResponse, status: number, code: string): void {
+  expect(res.statusCode, res.body).toBe(status);
+  expect(res.json()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32000, message: expect.any(String), data: { code } } });
 }
 
 /** A JSON-RPC answer in a 200 JSON body, asserting the HTTP side of a stateless endpoint: no session id. */
@@ -194,7 +199,7 @@ describe(`MCP protocol: raw JSON-RPC over POST /mcp (${dialectName})`, () => {
   // A body that is not JSON at all is JSON-RPC's parse error, not Snip's REST error body.
   it('a body that is not JSON is JSON-RPC parse error -32700 (id null)', async () => {
     const res = await rpc(t, pro.apiKey, '{"jsonrpc": "2.0", "id": 1, "method": ');
-    expect(answer(res, 400)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: expect.any(String) } });
+    expect(answer(res, 400)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: expect.any(String), data: { code: 'INVALID_JSON' } } });
   });
 
   it('a body that is not JSON is at least a 400 that names the problem, with no session', async () => {
@@ -203,20 +208,21 @@ describe(`MCP protocol: raw JSON-RPC over POST /mcp (${dialectName})`, () => {
     expect(res.headers['mcp-session-id']).toBeUndefined();
   });
 
+  // Every answer on /mcp is JSON-RPC (issue 26): REST's code is the error's data.code.
   it('without a key: 401 API_KEY_REQUIRED', async () => {
-    expectError(await rpc(t, null, TOOLS_LIST), 401, 'API_KEY_REQUIRED');
-    expectError(await rpc(t, null, initializeRequest('2024-11-05')), 401, 'API_KEY_REQUIRED');
+    expectRefusal(await rpc(t, null, TOOLS_LIST), 401, 'API_KEY_REQUIRED');
+    expectRefusal(await rpc(t, null, initializeRequest('2024-11-05')), 401, 'API_KEY_REQUIRED');
   });
 
   it.each([
     ['an unknown key of the right shape', `snip_${'x'.repeat(40)}`],
     ['a string that is no key at all', 'hello'],
   ])('with %s: 401 INVALID_API_KEY', async (_label, key) => {
-    expectError(await rpc(t, key, TOOLS_LIST), 401, 'INVALID_API_KEY');
+    expectRefusal(await rpc(t, key, TOOLS_LIST), 401, 'INVALID_API_KEY');
   });
 
   it('a missing key is refused before the body is read: a malformed body without a key is still 401', async () => {
-    expectError(await rpc(t, null, '{not json'), 401, 'API_KEY_REQUIRED');
+    expectRefusal(await rpc(t, null, '{not json'), 401, 'API_KEY_REQUIRED');
   });
 
   it.each(['GET', 'DELETE'] as const)('%s /mcp is 405 with Allow: POST and a JSON-RPC error body, with or without a key', async (method) => {

@@ -121,7 +121,8 @@ describe.skipIf(!hasChromium)(`OAuth 2.1 for MCP, through the SDK client and Chr
     const bad = await mcpPost('not-a-real-token-at-all-0123456789');
     expect(bad.status).toBe(401);
     expect(bad.headers.get('www-authenticate')).toBe(`Bearer error="invalid_token", resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"`);
-    expect(await bad.json()).toMatchObject({ code: 'INVALID_API_KEY' });
+    // The code, in whichever shape /mcp answers errors in.
+    expect(JSON.stringify(await bad.json())).toContain('"code":"INVALID_API_KEY"');
   });
 
   it('connects with the SDK, calls a tool as the account, refreshes with rotation, and a reused refresh token ends the family', async () => {
@@ -297,14 +298,14 @@ describe.skipIf(!hasChromium)(`OAuth 2.1 for MCP, through the SDK client and Chr
     }
   });
 
-  it('sweeps registrations nobody connected after 30 days, and keeps those with a connection', async () => {
+  it('sweeps registrations nobody connected after a day, and keeps those with a connection', async () => {
     const unused = await register();
     // No registration management (RFC 7592): nothing is stored for an anonymous registration but the client.
     expect(await t.core.database.db.selectFrom('oauth_records').select('id').where('model', '=', 'RegistrationAccessToken').execute()).toEqual([]);
     const { context, page } = await freshBrowser();
     const used = await connect('Kept', page);
     await context.close();
-    t.clock.advance(31 * 86_400_000);
+    t.clock.advance(86_400_000 + 60_000);
     await t.core.oauth.sweep();
     const clients = await t.core.database.db.selectFrom('oauth_records').select('id').where('model', '=', 'Client').execute();
     const ids = clients.map((row) => row.id);

@@ -4,6 +4,7 @@ import { PENDING_CLAIM_TTL_MS } from '../../src/domains/rules.js';
 import { expectError } from '../helpers/api-errors.js';
 import { dialectName, useTestApp, type TestApp, type TestUser } from '../helpers/app.js';
 import { startTxtServer, type TxtServer } from '../helpers/dns-txt.js';
+import { Clients, listenMcp, refused } from '../helpers/mcp.js';
 
 /**
  * Attack (issue 16, class 6): domain squatting. An account adds someone else's hostname and never verifies it;
@@ -90,9 +91,10 @@ describe(`domain squatting: a pending claim never blocks another account (${dial
     expect(won.statusCode, won.body).toBe(200);
     expect(won.json()).toMatchObject({ verified: true, status: 'verified' });
 
-    // The squatter's pending claim is gone, and it cannot come back.
+    // The squatter's pending claim is gone, and it cannot come back. The name is not the squatter's any more, so a
+    // verify is the spec's 404 DOMAIN_NOT_FOUND ("unknown or not the account's"; issue 26); adding it again is 409.
     expect(await api.names(squatter)).toEqual([]);
-    expectError(await api.verify(squatter, domain), 409, 'DOMAIN_TAKEN');
+    expectError(await api.verify(squatter, domain), 404, 'DOMAIN_NOT_FOUND');
     expectError(await api.post(squatter, domain), 409, 'DOMAIN_TAKEN');
     expectError(await api.activate(squatter, domain), 404, 'DOMAIN_NOT_FOUND');
     expectError(await api.del(squatter, domain), 404, 'DOMAIN_NOT_FOUND');
@@ -100,7 +102,7 @@ describe(`domain squatting: a pending claim never blocks another account (${dial
 
     // Even publishing its old token afterwards changes nothing.
     dns.set(`_snip-verify.${domain}`, [claim.txtRecord.value, squat.txtRecord.value]);
-    expectError(await api.verify(squatter, domain), 409, 'DOMAIN_TAKEN');
+    expectError(await api.verify(squatter, domain), 404, 'DOMAIN_NOT_FOUND');
     expect(await api.status(owner, domain)).toBe('verified');
     expect((await api.activate(owner, domain)).statusCode).toBe(200);
     expect(await api.status(owner, domain)).toBe('active');
@@ -202,5 +204,57 @@ describe(`domain squatting: pending claims expire (${dialectName})`, () => {
     dns.set(mine.txtRecord.name, [mine.txtRecord.value]);
     expect((await api.verify(late, other)).json()).toMatchObject({ verified: true, status: 'verified' });
     expect(await api.names(owner)).toEqual([domain]);
+  });
+});
+
+/**
+ * Attack (issue 26, item 8): verifying a domain another account added answered 409 DOMAIN_TAKEN, telling a stranger
+ * who holds what and departing from the spec's table (404 DOMAIN_NOT_FOUND: "domain unknown or not the account's").
+ * A verify of a name the caller holds no claim on is 404 on REST and MCP alike, whether the other account's claim is
+ * pending, verified or active, and it changes nothing of that claim.
+ */
+describe(`verifying someone else's domain is 404 DOMAIN_NOT_FOUND (${dialectName})`, () => {
+  const t = useTestApp(withDns());
+  const owner = t.user('pro');
+  const stranger = t.user('pro');
+  const clients = new Clients(() => url);
+  let url: URL;
+  beforeAll(async () => {
+    url = await listenMcp(t);
+  });
+  afterAll(() => clients.closeAll());
+
+  it('answers 404 for a pending, a verified and an active claim of another account, over REST and verify_domain', async () => {
+    const api = domainApi(t);
+    const mcp = await clients.for(stranger);
+    const refusedEverywhere = async (domain: string) => {
+      expectError(await api.verify(stranger, domain), 404, 'DOMAIN_NOT_FOUND', domain);
+      expectError(await api.verify(stranger, domain.toUpperCase()), 404, 'DOMAIN_NOT_FOUND', domain);
+      await refused(mcp, 'verify_domain', { domain }, 'DOMAIN_NOT_FOUND');
+    };
+
+    const pending = fresh('pending');
+    const pendingClaim = await api.add(owner, pending);
+    // The owner's record is published: a stranger's verify must neither use it nor touch the owner's claim.
+    dns.set(pendingClaim.txtRecord.name, [pendingClaim.txtRecord.value]);
+    await refusedEverywhere(pending);
+    expect(await api.status(owner, pending)).toBe('pending_txt');
+    expect(await api.names(stranger)).toEqual([]);
+
+    const verified = fresh('verified');
+    const verifiedClaim = await api.add(owner, verified);
+    dns.set(verifiedClaim.txtRecord.name, [verifiedClaim.txtRecord.value]);
+    expect((await api.verify(owner, verified)).json()).toMatchObject({ verified: true, status: 'verified' });
+    await refusedEverywhere(verified);
+    expect(await api.status(owner, verified)).toBe('verified');
+
+    expect((await api.activate(owner, verified)).statusCode).toBe(200);
+    await refusedEverywhere(verified);
+    expect(await api.status(owner, verified)).toBe('active');
+
+    // What the spec gives 409 for stays 409: adding a name another account has verified.
+    expectError(await api.post(stranger, verified), 409, 'DOMAIN_TAKEN');
+    // And a name nobody holds is the same 404: a stranger cannot tell "someone else's" from "nobody's" by verifying.
+    expectError(await api.verify(stranger, fresh('nobody')), 404, 'DOMAIN_NOT_FOUND');
   });
 });

@@ -191,7 +191,7 @@ describe('a session calls the same operations as a key', () => {
 describe('sign-in attempts are limited per account and per address', () => {
   const t = useTestApp({ AUTH_ATTEMPTS_PER_ADDRESS: '25' });
 
-  it('refuses the 11th failure on one account within 15 minutes, even with the right password, with Retry-After', async () => {
+  it('refuses the 11th failure on one account from one address within 15 minutes, even with the right password, with Retry-After; another address signs in', async () => {
     const email = uniqueEmail();
     await new Browser(t.app).signUp(email, PASSWORD);
     // Concurrent guesses: the counter is charged before the hash, so exactly ten are checked.
@@ -203,6 +203,8 @@ describe('sign-in attempts are limited per account and per address', () => {
     expect(right.statusCode).toBe(429);
     expect(right.json()).toMatchObject({ code: 'TOO_MANY_SIGN_IN_ATTEMPTS' });
     expect(Number(right.headers['retry-after'])).toBeGreaterThan(0);
+    const elsewhere = await t.app.inject({ method: 'POST', url: '/api/auth/sign-in', remoteAddress: '203.0.113.44', payload: { email, password: PASSWORD } });
+    expect(elsewhere.statusCode).toBe(200);
     t.clock.advance(15 * 60_000);
     expect((await new Browser(t.app).signIn(email, PASSWORD)).statusCode).toBe(200);
   });

@@ -1,5 +1,6 @@
 import { lazy, type ReactNode } from 'react';
 import { BrowserRouter, Navigate, Route, Routes, useLocation } from 'react-router';
+import { BASENAME, pageAfterSignIn, signInSearch } from './after-sign-in';
 import { Layout } from './components/Layout';
 import { Loading } from './components/ui';
 import { useSession } from './session';
@@ -22,20 +23,27 @@ function RequireSession({ children }: { children: ReactNode }) {
   const { state } = useSession();
   const location = useLocation();
   if (state.status === 'loading') return <Loading />;
-  if (state.status === 'signed-out') return <Navigate to="/sign-in" replace state={{ from: location.pathname + location.search }} />;
+  // The page asked for rides along in the sign-in page's address, so signing in leads back to it; not after the
+  // person signed out here themselves.
+  if (state.status === 'signed-out') return <Navigate to={{ pathname: '/sign-in', search: state.byChoice ? '' : signInSearch(location) }} replace />;
   return <>{children}</>;
 }
 
+/**
+ * The sign-in and sign-up pages. Once signed in (already, or by these pages' forms) this is the one place that leads
+ * on: to the page asked for before signing in, when it is the dashboard's own, else the links.
+ */
 function SignedOutOnly({ children }: { children: ReactNode }) {
   const { state } = useSession();
+  const location = useLocation();
   if (state.status === 'loading') return <Loading />;
-  if (state.status === 'signed-in') return <Navigate to="/links" replace />;
+  if (state.status === 'signed-in') return <Navigate to={pageAfterSignIn(location.search)} replace />;
   return <>{children}</>;
 }
 
 export function App() {
   return (
-    <BrowserRouter basename="/app">
+    <BrowserRouter basename={BASENAME}>
       <Routes>
         <Route path="/sign-in" element={<SignedOutOnly><SignInPage /></SignedOutOnly>} />
         <Route path="/sign-up" element={<SignedOutOnly><SignUpPage /></SignedOutOnly>} />

@@ -15,7 +15,8 @@ interface SessionAnswer {
   csrfToken: string;
 }
 
-type State = { status: 'loading' } | { status: 'signed-out' } | { status: 'signed-in'; account: SessionAccount };
+/** `byChoice`: this page signed out, rather than finding the session gone (signing in again then leads to the links). */
+type State = { status: 'loading' } | { status: 'signed-out'; byChoice?: boolean } | { status: 'signed-in'; account: SessionAccount };
 
 interface Session {
   state: State;
@@ -39,9 +40,9 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     setCsrfToken(answer.csrfToken);
     setState({ status: 'signed-in', account: answer.account });
   }, []);
-  const forget = useCallback(() => {
+  const forget = useCallback((byChoice = false) => {
     setCsrfToken(null);
-    setState({ status: 'signed-out' });
+    setState({ status: 'signed-out', byChoice });
   }, []);
 
   const refresh = useCallback(async () => {
@@ -54,7 +55,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, [adopt, forget]);
 
   useEffect(() => {
-    onSessionLost(forget);
+    onSessionLost(() => forget());
     refresh().catch(() => forget());
     return () => onSessionLost(null);
   }, [refresh, forget]);
@@ -72,7 +73,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         try {
           await api('/api/auth/sign-out', { method: 'POST' });
         } finally {
-          forget();
+          forget(true);
         }
       },
       refresh,

@@ -12,6 +12,7 @@ import { domainClaimsNamespaceBounds } from './0010-domain-claims-namespace-boun
 import { sessions } from './0011-sessions.js';
 import { affiliateAgentsWeb2app } from './0012-affiliate-agents-web2app.js';
 import { oauth } from './0013-oauth.js';
+import { affiliatePaidClicks } from './0014-affiliate-paid-clicks.js';
 
 /** One ordered migration set for SQLite and PostgreSQL alike; names sort in the order they apply. */
 export const migrations: Record<string, Migration> = {
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   '0011-sessions': sessions,
   '0012-affiliate-agents-web2app': affiliateAgentsWeb2app,
   '0013-oauth': oauth,
+  '0014-affiliate-paid-clicks': affiliatePaidClicks,
 };

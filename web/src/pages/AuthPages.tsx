@@ -1,6 +1,6 @@
 import { Anchor, Box, Button, Center, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useEffect, useState, type FormEvent } from 'react';
-import { Link, useLocation, useNavigate } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import { ErrorNotice, fieldError, isFormError } from '../components/ui';
 import { useSession } from '../session';
 
@@ -9,7 +9,6 @@ const PASSWORD_CODES = ['INVALID_PASSWORD'];
 
 function AuthForm({ mode }: { mode: 'sign-in' | 'sign-up' }) {
   const session = useSession();
-  const navigate = useNavigate();
   const location = useLocation();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -27,9 +26,9 @@ function AuthForm({ mode }: { mode: 'sign-in' | 'sign-up' }) {
     setBusy(true);
     setError(null);
     try {
+      // Signed in, the page around this form (SignedOutOnly in App.tsx) leads on to the page asked for. Navigating
+      // from here too raced it: the session's update rendered first and its redirect to the links won.
       await (signUp ? session.signUp(email, password) : session.signIn(email, password));
-      const from = (location.state as { from?: string } | null)?.from;
-      navigate(from && from !== '/sign-in' ? from : '/links', { replace: true });
     } catch (caught) {
       setError(caught);
     } finally {
@@ -76,11 +75,11 @@ function AuthForm({ mode }: { mode: 'sign-in' | 'sign-up' }) {
               <Text size="sm" ta="center">
                 {signUp ? (
                   <>
-                    Already have an account? <Anchor component={Link} to="/sign-in">Sign in instead</Anchor>
+                    Already have an account? <Anchor component={Link} to={{ pathname: '/sign-in', search: location.search }}>Sign in instead</Anchor>
                   </>
                 ) : (
                   <>
-                    New to Snip? <Anchor component={Link} to="/sign-up">Create an account</Anchor>
+                    New to Snip? <Anchor component={Link} to={{ pathname: '/sign-up', search: location.search }}>Create an account</Anchor>
                   </>
                 )}
               </Text>
