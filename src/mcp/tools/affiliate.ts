@@ -9,12 +9,12 @@ export const affiliateTools = [
   tool({
     name: 'create_affiliate_program',
     scope: 'affiliate:write',
-    description: 'Create an affiliate program (Builder plan and above): partners share links to your URL and earn per tracked click (CPC) or per conversion you report (CPA).',
+    description: 'Create an affiliate program (Builder plan and above): partners share links to your URL and earn per paid click (CPC: a tracked click, at most one per visitor address per program per day) or per conversion you report (CPA).',
     operation: ops.create,
     input: {
       name: Type.String({ description: 'Program name, 1-100 characters' }),
       url: Type.String({ description: 'The destination partner links lead to (http or https)' }),
-      commissionType: args.oneOf(COMMISSION_TYPES, 'CPC: cents per tracked click; CPA: cents per reported conversion'),
+      commissionType: args.oneOf(COMMISSION_TYPES, 'CPC: cents per paid click (at most one per visitor address per program per day); CPA: cents per reported conversion'),
       commissionCents: Type.Integer({ minimum: 1, maximum: COMMISSION_MAX_CENTS, description: 'Commission in US cents' }),
       public: Type.Optional(Type.Boolean({ description: 'Listed for partners to discover and join (default true)' })),
     },
