@@ -25,22 +25,26 @@ export class AddressLimits {
     private readonly log: FastifyBaseLogger,
   ) {}
 
-  /** Charges one request of `address`; a 429 RATE_LIMITED with Retry-After when its minute's budget is spent. */
+  /**
+   * Charges one request of `address`; a 429 RATE_LIMITED with Retry-After when its minute's budget is spent. An IPv6
+   * address counts as its /64 (src/net/address-source.ts): its holder picks addresses in it freely.
+   */
   async admit(address: string): Promise<void> {
     if (this.perMinute === null) return;
     // Known to be over: refused from memory, so a flood of refused requests costs no counter round trip.
     this.refuseIfBlocked(address);
+    const source = sourceOf(address);
     const now = this.clock.now().getTime();
     const resetAtMs = (Math.floor(now / WINDOW_MS) + 1) * WINDOW_MS;
     let allowed = true;
     try {
-      ({ allowed } = await this.store.charge([{ key: `addr:${address}:${resetAtMs}`, limit: this.perMinute, amount: 1, resetAtMs }]));
+      ({ allowed } = await this.store.charge([{ key: `addr:${source}:${resetAtMs}`, limit: this.perMinute, amount: 1, resetAtMs }]));
     } catch (error) {
       // As for the API's rate limits: counters that cannot be reached do not take the public pages down with them.
       this.log.error({ err: error }, 'per-address counters unavailable; request admitted uncounted');
     }
     if (!allowed) {
-      this.blocked.set(address, resetAtMs);
+      this.blocked.set(source, resetAtMs);
       throw this.refusal(resetAtMs - now);
     }
   }
@@ -79,11 +83,12 @@ export class AddressLimits {
 
   private blockedFor(address: string): number {
     if (this.blocked.size === 0) return 0;
-    const until = this.blocked.get(address);
+    const source = sourceOf(address);
+    const until = this.blocked.get(source);
     if (until === undefined) return 0;
     const now = this.clock.now().getTime();
     if (until > now) return until - now;
-    this.blocked.delete(address);
+    this.blocked.delete(source);
     return 0;
   }
 

@@ -20,7 +20,7 @@ const UNBOUNDED = Number.MAX_SAFE_INTEGER;
 
 /**
  * Sign-in and sign-up cost a password hash each (tens of milliseconds of CPU), so attempts are counted before the hash:
- * per client address across accounts (AUTH_ATTEMPTS_PER_ADDRESS), per account and source, and per account from
+ * per client source (an IPv4 address or an IPv6 /64) across accounts (AUTH_ATTEMPTS_PER_ADDRESS), per account and source, and per account from
  * everywhere, in the rate limits' counters (shared through Redis when it is configured). A charge is refunded when
  * the password was right, so concurrent guesses cannot all slip under a limit and people who type their password
  * right are never counted. Failures from one source never refuse another source: a stranger cannot lock the owner out.
@@ -41,8 +41,8 @@ export class AttemptLimits {
     const now = this.clock.now().getTime();
     const resetAtMs = (Math.floor(now / WINDOW_MS) + 1) * WINDOW_MS;
     const charges: Charge[] = [];
-    if (this.perAddress !== null) charges.push({ key: `auth:addr:${address}:${resetAtMs}`, limit: this.perAddress, amount: 1, resetAtMs });
     const source = sourceOf(address);
+    if (this.perAddress !== null) charges.push({ key: `auth:addr:${source}:${resetAtMs}`, limit: this.perAddress, amount: 1, resetAtMs });
     const known = email === null ? null : `auth:known:${email}:${source}`;
     let allowed: boolean;
     try {

@@ -80,6 +80,17 @@ describe(`per-address limits on what needs no key (${dialectName})`, () => {
     expect((await visit(`/${code}`)).statusCode).toBe(302);
   });
 
+  it('counts an IPv6 /64 as one address: rotating through it gains nothing, the next /64 has its own budget', async () => {
+    const code = await link();
+    const prefix = `2001:db8:${(++n).toString(16)}:1`;
+    for (let i = 1; i <= BUDGET; i++) expect((await t.app.inject({ method: 'GET', url: `/api/link-scan/${code}`, remoteAddress: `${prefix}::${i.toString(16)}` })).statusCode).toBe(200);
+    const rotated = await t.app.inject({ method: 'GET', url: `/api/link-scan/${code}`, remoteAddress: `${prefix}:ffff:ffff:ffff:ffff` });
+    expect(rotated.statusCode).toBe(429);
+    // Blocked by its /64, a hit from another address in it is refused too; the neighbouring /64 is not.
+    expect((await t.app.inject({ method: 'GET', url: `/zz${'9'.repeat(4)}`, remoteAddress: `${prefix}::abcd` })).statusCode).toBe(429);
+    expect((await t.app.inject({ method: 'GET', url: `/api/link-scan/${code}`, remoteAddress: `2001:db8:${n.toString(16)}:2::1` })).statusCode).toBe(200);
+  });
+
   it('never limits a redirect that finds its link', async () => {
     const code = await link();
     const ip = address();

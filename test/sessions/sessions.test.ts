@@ -227,6 +227,18 @@ describe('sign-in attempts are limited per account and per address', () => {
     const other = await t.app.inject({ method: 'POST', url: '/api/auth/sign-in', remoteAddress: '203.0.113.9', payload: { email: uniqueEmail(), password: PASSWORD } });
     expect(other.statusCode).toBe(401);
   });
+
+  it('counts an IPv6 /64 as one address across accounts: rotating through it gains nothing', async () => {
+    t.clock.startWindow(15 * 60_000);
+    const answers = [];
+    for (let i = 1; i <= 27; i++) {
+      answers.push((await t.app.inject({ method: 'POST', url: '/api/auth/sign-in', remoteAddress: `2001:db8:77:1::${i.toString(16)}`, payload: { email: uniqueEmail(), password: PASSWORD } })).statusCode);
+    }
+    expect(answers.filter((s) => s === 401)).toHaveLength(25);
+    expect(answers.slice(25)).toEqual([429, 429]);
+    const neighbour = await t.app.inject({ method: 'POST', url: '/api/auth/sign-in', remoteAddress: '2001:db8:77:2::1', payload: { email: uniqueEmail(), password: PASSWORD } });
+    expect(neighbour.statusCode).toBe(401);
+  });
 });
 
 describe('dashboard calls and the quotas', () => {
