@@ -11,6 +11,7 @@ COPY scripts ./scripts
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY web ./web
+COPY client ./client
 COPY assets ./assets
 # npm ci runs `prepare`, which builds dist/ (server) and dist/app (dashboard).
 RUN npm ci && npm prune --omit=dev

@@ -1,18 +1,21 @@
-// Compiles src/ into dist/ with tsc, and the dashboard (web/) into dist/app with Vite. With --if-stale (used by
-// `npm ci`, `npm start`, `npm run cli` and the tests) it does only what changed since the last build: nothing (a
-// file walk), the dashboard alone when only web/ changed, or both. `--server-only` (the CLI) ignores web/: an
-// operator command needs no dashboard. Progress goes to stderr: a CLI command's stdout is its JSON line only.
+// Compiles src/ into dist/ with tsc, and the dashboard (web/) into dist/app with Vite, its text files also as .br and
+// .gz copies. With --if-stale (used by `npm ci`, `npm start`, `npm run cli` and the tests) it does only what changed
+// since the last build: nothing (a file walk), the dashboard alone when only web/ changed, or both. `--server-only`
+// (the CLI) ignores web/: an operator command needs no dashboard. Progress goes to stderr: a CLI command's stdout is
+// its JSON line only.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
 
 const root = path.resolve(import.meta.dirname, '..');
 const dist = path.join(root, 'dist');
 const serverStamp = path.join(dist, '.build-stamp');
 const appStamp = path.join(dist, 'app', '.build-stamp');
 const serverInputs = ['src', 'tsconfig.json', 'tsconfig.build.json', 'package.json'];
-const appInputs = ['web', 'package.json'];
+const appInputs = ['web', 'client', 'package.json']; // the dashboard bundles the typed client (client/)
 
 function newestChange(entry) {
   const stat = fs.statSync(entry, { throwIfNoEntry: false });
@@ -44,9 +47,39 @@ function swapIn(next, target) {
   fs.rmSync(previous, { recursive: true, force: true });
 }
 
+// The dashboard's text files, compressed here once so the server never compresses them (src/http/dashboard.ts serves
+// `<file>.br` or `<file>.gz` to a client that accepts it). Images and fonts come compressed already.
+const COMPRESSIBLE = /\.(?:js|mjs|css|html|svg|json|map|txt|xml|webmanifest)$/;
+const brotli = promisify(zlib.brotliCompress);
+const gzip = promisify(zlib.gzip);
+
+function filesUnder(dir) {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const file = path.join(dir, entry.name);
+    return entry.isDirectory() ? filesUnder(file) : [file];
+  });
+}
+
+/** Writes `.br` (Brotli at its best, 11: it runs once) and `.gz` (level 9) beside each text file, where smaller. */
+async function compressAssets(outDir) {
+  await Promise.all(
+    filesUnder(outDir)
+      .filter((file) => COMPRESSIBLE.test(file))
+      .map(async (file) => {
+        const raw = fs.readFileSync(file);
+        const params = { [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY, [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: raw.length };
+        const [br, gz] = await Promise.all([brotli(raw, { params }), gzip(raw, { level: zlib.constants.Z_BEST_COMPRESSION })]);
+        // A file too small to gain is served as it is (@fastify/static falls back to it).
+        if (br.length < raw.length) fs.writeFileSync(`${file}.br`, br);
+        if (gz.length < raw.length) fs.writeFileSync(`${file}.gz`, gz);
+      }),
+  );
+}
+
 async function buildApp(outDir) {
   const { build } = await import('vite');
   await build({ configFile: path.join(root, 'web', 'vite.config.ts'), logLevel: 'warn', build: { outDir, emptyOutDir: true } });
+  await compressAssets(outDir);
   fs.writeFileSync(path.join(outDir, '.build-stamp'), `${new Date().toISOString()}\n`);
 }
 

@@ -39,6 +39,7 @@ import { registerAddressLimits } from './http/address-limits.js';
 import { HostPolicy } from './http/hosts.js';
 import fastifyCookie from '@fastify/cookie';
 import { dashboardRoutes } from './http/dashboard.js';
+import { registerCompression } from './http/compression.js';
 import { sessionRoutes } from './sessions/routes.js';
 import { oauthRoutes, resourceMetadataPath } from './oauth/routes.js';
 import { interactionRoutes } from './oauth/interactions.js';
@@ -100,6 +101,8 @@ export async function buildApp(config: Config, options: CoreOptions = {}): Promi
   }
   registerErrorHandling(app);
   registerSecurityHeaders(app);
+  // Before any route: it hooks each route declared after it (src/http/compression.ts).
+  await registerCompression(app);
   await registerOpenApi(app, config.baseUrl);
   // Cookies are parsed only where a session is read (src/sessions/cookie.ts), never on the redirect path.
   await app.register(fastifyCookie, { hook: false });
@@ -109,7 +112,7 @@ export async function buildApp(config: Config, options: CoreOptions = {}): Promi
   // Load balancers and orchestrators probe by address or an internal name: the health checks answer on any host.
   app.get(
     '/healthz',
-    { config: { hosts: 'any' }, schema: { tags: ['meta'], operationId: 'getHealth', summary: 'Liveness: 200 once the database is migrated', response: { 200: Type.Object({ status: Type.Literal('ok') }) } } },
+    { config: { hosts: 'any' }, schema: { tags: ['meta'], operationId: 'getHealth', summary: 'Liveness: 200 once the database is migrated', description: 'For orchestrators, on any host and with no key: answers 200 as long as the process serves requests.', response: { 200: Type.Object({ status: Type.Literal('ok') }) } } },
     async () => ({ status: 'ok' as const }),
   );
   app.get(
@@ -120,6 +123,7 @@ export async function buildApp(config: Config, options: CoreOptions = {}): Promi
         tags: ['meta'],
         operationId: 'getReadiness',
         summary: 'Readiness: 200 while the database and (with REDIS_URL) Redis answer, else 503; for load balancers',
+        description: 'For load balancers, on any host and with no key: 200 while the database and (when REDIS_URL is set) Redis answer, else 503, with the state of each.',
         response: { 200: Readiness, 503: Readiness },
       },
     },

@@ -8,7 +8,7 @@ import type { AccountsService } from './service.js';
 
 const Limit = (description: string) => Nullable(Type.Integer({ description: `${description}; null means unlimited` }));
 
-const Profile = Type.Object({
+export const Profile = Type.Object({
   id: Type.String(),
   email: Type.String(),
   tier: Type.Union(TIERS.map((t) => Type.Literal(t))),
@@ -45,13 +45,17 @@ const NamespaceInfo = Type.Object({
   createdAt: DateTime(),
 });
 
+// The namespace answers, named: MCP's set_namespace and delete_namespace answer the same.
+export const NamespaceClaimed = Type.Object({ namespace: Type.String() });
+export const NamespaceReleased = Type.Object({ success: Type.Boolean(), namespace: Type.String() });
+
 const tags = ['account (B)'];
 
 /** Description B's account groups: /api/user and /api/keys. */
 export const accountRoutesB =
   (accounts: AccountsService): FastifyPluginAsyncTypebox =>
   async (app) => {
-    app.get('/api/user', { config: bind(ops.getUser, 'B'), schema: { tags, summary: "The caller's profile and plan limits", response: { 200: Profile } } }, async (request) =>
+    app.get('/api/user', { config: bind(ops.getUser, 'B'), schema: { tags, summary: "The caller's profile and plan limits", description: 'Answers the account the key belongs to: its email, plan and namespace, and every limit of its plan (null: unlimited). Any plan may call it.', response: { 200: Profile } } }, async (request) =>
       accounts.profile(callerOf(request).accountId),
     );
 
@@ -62,8 +66,9 @@ export const accountRoutesB =
         schema: {
           tags,
           summary: 'Claim a namespace (the prefix of custom-slug links)',
+          description: "Makes a free namespace (or one the caller holds) its current one: custom-slug links made from now on are <namespace>/<slug>. Earlier namespaces stay the caller's while links use them, so those links keep their paths; the others are released.",
           body: Type.Object({ namespace: Type.String({ description: '3-30 characters: a-z, 0-9, inner hyphens' }) }),
-          response: { 200: Type.Object({ namespace: Type.String() }), ...errorResponses(400, 409) },
+          response: { 200: NamespaceClaimed, ...errorResponses(400, 409) },
         },
       },
       async (request) => accounts.claimNamespace(callerOf(request).accountId, request.body.namespace),
@@ -76,6 +81,7 @@ export const accountRoutesB =
         schema: {
           tags,
           summary: 'The namespaces the caller holds, which one is current, and how many links use each',
+          description: 'Lists every namespace the caller holds, oldest first, with the number of links under each and which one new custom-slug links get.',
           response: { 200: Type.Object({ current: Nullable(Type.String()), namespaces: Type.Array(NamespaceInfo, { description: 'Oldest first' }) }) },
         },
       },
@@ -92,14 +98,15 @@ export const accountRoutesB =
         schema: {
           tags,
           summary: 'Release a namespace (not the current one, and only without links) so anyone may claim it again',
+          description: 'Gives up a namespace the caller holds. Refused for the current namespace (claim another first) and while links use it, since their paths would pass to the next owner.',
           params: Type.Object({ namespace: Type.String() }),
-          response: { 200: Type.Object({ success: Type.Boolean(), namespace: Type.String() }), ...errorResponses(400, 404, 409) },
+          response: { 200: NamespaceReleased, ...errorResponses(400, 404, 409) },
         },
       },
       async (request) => ({ success: true, ...(await accounts.releaseNamespace(callerOf(request).accountId, request.params.namespace)) }),
     );
 
-    app.get('/api/keys', { config: bind(ops.listKeys, 'B'), schema: { tags, summary: "The caller's active keys", response: { 200: Type.Object({ keys: Type.Array(KeyInfo) }) } } }, async (request) => ({
+    app.get('/api/keys', { config: bind(ops.listKeys, 'B'), schema: { tags, summary: "The caller's active keys", description: "Lists the caller's API keys that still work, by id and first characters; a key's full value is shown only when it is made. Any plan may call it.", response: { 200: Type.Object({ keys: Type.Array(KeyInfo) }) } } }, async (request) => ({
       keys: await accounts.listKeys(callerOf(request).accountId),
     }));
 
@@ -110,6 +117,7 @@ export const accountRoutesB =
         schema: {
           tags,
           summary: 'Create a key; its value is shown only in this response',
+          description: 'Makes a new API key for the caller, which works alongside the others. Store its value from this answer: Snip keeps only a hash of it and cannot show it again.',
           response: { 201: Type.Object({ ...KeyInfo.properties, apiKey: Type.String({ description: 'snip_...; store it now' }) }) },
         },
       },
@@ -121,7 +129,7 @@ export const accountRoutesB =
       '/api/keys/:keyId',
       {
         config: bind(ops.revokeKey, 'B'),
-        schema: { tags, summary: 'Revoke a key', params: Type.Object({ keyId: Type.String() }), response: { 200: Type.Object({ success: Type.Boolean() }), ...errorResponses(404) } },
+        schema: { tags, summary: 'Revoke a key', description: "Stops one of the caller's keys from working; the key that makes the call may revoke itself.", params: Type.Object({ keyId: Type.String() }), response: { 200: Type.Object({ success: Type.Boolean() }), ...errorResponses(404) } },
       },
       async (request) => {
         await accounts.revokeKey(callerOf(request).accountId, request.params.keyId);

@@ -1,12 +1,13 @@
 import { Type } from '@sinclair/typebox';
 import { DateTime, Nullable, Pagination, StringEnum } from '../http/schemas.js';
 import { AMOUNT_MAX_CENTS, COMMISSION_MAX_CENTS, COMMISSION_TYPES, NAME_MAX, PROGRAM_STATUSES } from './rules.js';
+import { named } from '../http/schema-names.js';
 
 const CommissionType = StringEnum(COMMISSION_TYPES, { description: 'CPC: cents per paid click (a tracked click, at most one per visitor address per program per day); CPA: cents per reported conversion' });
 const Cents = (description: string) => Type.Integer({ description });
 const PAID_CLICKS = 'The clicks a CPC program pays for: at most one per visitor address (an IPv4 address or an IPv6 /64) per program per UTC day; 0 on a CPA program';
 
-export const ProgramObject = Type.Object({
+export const ProgramObject = named('AffiliateProgram', 'An affiliate program', Type.Object({
   id: Type.String(),
   name: Type.String(),
   url: Type.String({ description: 'The destination partner links lead to' }),
@@ -18,7 +19,7 @@ export const ProgramObject = Type.Object({
   own: Type.Boolean({ description: "True for the caller's own program" }),
   partners: Type.Integer({ description: 'Partners that joined' }),
   createdAt: DateTime(),
-});
+}));
 
 export const ProgramList = Type.Object({ programs: Type.Array(ProgramObject) });
 export const DiscoverList = Type.Object({ programs: Type.Array(ProgramObject), limit: Type.Integer(), offset: Type.Integer(), hasMore: Type.Boolean() });
@@ -52,12 +53,12 @@ const partnershipFields = {
   createdAt: DateTime(),
 };
 
-export const PartnershipObject = Type.Object({
+export const PartnershipObject = named('AffiliatePartnership', "A partnership: a partner's place in a program, with its partner link", Type.Object({
   ...partnershipFields,
   programName: Type.String(),
   commissionType: CommissionType,
   commissionCents: Type.Integer(),
-});
+}));
 export const PartnershipList = Type.Object({ partnerships: Type.Array(PartnershipObject) });
 export const PartnerList = Type.Object({ programId: Type.String(), partners: Type.Array(Type.Object({ ...partnershipFields, partnerEmail: Type.String() })) });
 

@@ -40,7 +40,7 @@ export const agentLinkRoutes =
         `${base}/links`,
         {
           config: bind(ops.list, surface),
-          schema: { tags, summary: 'The links made over MCP (by AI assistants), newest first', querystring: Pagination, response: { 200: Type.Object({ links: Type.Array(One), pagination: PaginationOut }) } },
+          schema: { tags, summary: 'The links made over MCP (by AI assistants), newest first', description: "Lists the caller's links that an AI assistant made through the MCP endpoint, a page at a time.", querystring: Pagination, response: { 200: Type.Object({ links: Type.Array(One), pagination: PaginationOut }) } },
         },
         async (request) => {
           const page = await agentLinks.list(callerOf(request), request.query);
@@ -49,12 +49,12 @@ export const agentLinkRoutes =
       );
       app.get(
         `${base}/links/:shortPath/stats`,
-        { config: bind(ops.linkStats, surface), schema: { tags, summary: 'Human and AI-agent clicks of one link, by agent', params: ShortPathParams, response: { 200: AgentLinkStats, ...errorResponses(403, 404) } } },
+        { config: bind(ops.linkStats, surface), schema: { tags, summary: 'Human and AI-agent clicks of one link, by agent', description: "Answers how many clicks of one of the caller's links came from people and how many from AI agents, and which agents.", params: ShortPathParams, response: { 200: AgentLinkStats, ...errorResponses(403, 404) } } },
         async (request) => agentLinks.linkStats(callerOf(request), request.params.shortPath),
       );
       app.get(
         `${base}/stats`,
-        { config: bind(ops.accountStats, surface), schema: { tags, summary: "The account's human and AI-agent clicks, by link source and by agent", response: { 200: AgentAccountStats } } },
+        { config: bind(ops.accountStats, surface), schema: { tags, summary: "The account's human and AI-agent clicks, by link source and by agent", description: "Answers the caller's clicks from people and from AI agents across all its links, by where each link was made and by agent.", response: { 200: AgentAccountStats } } },
         async (request) => agentLinks.accountStats(callerOf(request)),
       );
     }

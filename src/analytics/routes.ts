@@ -7,7 +7,7 @@ import type { LinkPresenter } from '../links/presenters.js';
 import type { LinkKey } from '../links/repository.js';
 import { ShortPathParams } from '../links/schemas.js';
 import { ANALYTICS_OPERATIONS as ops } from './operations.js';
-import { AccountAnalytics, AggregatedStats, DetailedStats, LinkStats, PeriodQuery, UsageBody } from './schemas.js';
+import { AccountAnalytics, AggregatedStats, DetailedStats, HourlyStats, LinkStats, PeriodQuery, UsageBody } from './schemas.js';
 import type { AnalyticsService, Period } from './service.js';
 
 const optional = { surface: 'A' as const, access: { auth: 'optional' as const } };
@@ -23,7 +23,7 @@ export const analyticsRoutes =
 
     app.get(
       '/api/v1/links/:shortPath/stats',
-      { config: bind(ops.linkStats, 'A'), schema: { tags: tagsA, summary: 'Total and the last 100 clicks', params: ShortPathParams, response: { 200: LinkStats, ...errorResponses(404) } } },
+      { config: bind(ops.linkStats, 'A'), schema: { tags: tagsA, summary: 'Total and the last 100 clicks', description: "Answers the total clicks of one of the caller's links and its last 100 clicks, newest first, each with its time, place, browser, system, device and referring site.", params: ShortPathParams, response: { 200: LinkStats, ...errorResponses(404) } } },
       async (request) => {
         const link = await analytics.ownedLink(callerOf(request), request.params.shortPath);
         const { totalClicks, clicks } = await analytics.recentClicks(link);
@@ -54,19 +54,19 @@ export const analyticsRoutes =
 
     app.get(
       '/api/stats/:shortCode',
-      { config: { ...optional, errors: ['NOT_FOUND', 'ACCESS_DENIED'] }, schema: { tags: tagsA, operationId: 'getStatsByCodeA', summary: 'Link statistics; click details only for the owner', params: CodeParams, response: { 200: DetailedStats, ...errorResponses(400, 404) } } },
+      { config: { ...optional, errors: ['NOT_FOUND', 'ACCESS_DENIED'] }, schema: { tags: tagsA, operationId: 'getStatsByCodeA', summary: 'Link statistics; click details only for the owner', description: "Anyone may ask, with or without a key: the link's total clicks, creation, expiry and cap. Only its owner's key also gets the last 100 clicks (and the destination of a link with a click cap).", params: CodeParams, response: { 200: DetailedStats, ...errorResponses(400, 404) } } },
       async (request) => detailed(request.caller, { code: request.params.shortCode }),
     );
     app.get(
       '/api/ns/stats/:prefix/:slug',
-      { config: { ...optional, errors: ['NOT_FOUND', 'ACCESS_DENIED'] }, schema: { tags: tagsA, operationId: 'getNamespacedStatsA', summary: 'Namespaced link statistics; details only for the owner', params: NsParams, response: { 200: DetailedStats, ...errorResponses(404) } } },
+      { config: { ...optional, errors: ['NOT_FOUND', 'ACCESS_DENIED'] }, schema: { tags: tagsA, operationId: 'getNamespacedStatsA', summary: 'Namespaced link statistics; details only for the owner', description: 'The same as /api/stats/{shortCode} for a <prefix>/<slug> link: anyone may ask; only the owner gets the last 100 clicks (and the destination of a capped link).', params: NsParams, response: { 200: DetailedStats, ...errorResponses(404) } } },
       async (request) => detailed(request.caller, { namespace: request.params.prefix.toLowerCase(), slug: request.params.slug }),
     );
     app.get(
       '/api/stats/:shortCode/aggregate',
       {
         config: bind(ops.aggregate, 'A'),
-        schema: { tags: tagsA, summary: 'Aggregated statistics over a period', params: CodeParams, querystring: PeriodQuery, response: { 200: AggregatedStats, ...errorResponses(400, 404) } },
+        schema: { tags: tagsA, summary: 'Aggregated statistics over a period', description: "Answers the clicks of one of the caller's links over a period (7 days unless told): by day, device, country, referring site, browser, system and hour, and distinct visitors. A period longer than the plan keeps is refused.", params: CodeParams, querystring: PeriodQuery, response: { 200: AggregatedStats, ...errorResponses(400, 404) } },
       },
       async (request) => {
         const caller = callerOf(request);
@@ -78,7 +78,7 @@ export const analyticsRoutes =
       '/api/ns/stats/:prefix/:slug/aggregate',
       {
         config: bind(ops.aggregate, 'A', { operationId: 'getNamespacedAggregateStatsA' }),
-        schema: { tags: tagsA, summary: 'Aggregated statistics of a namespaced link', params: NsParams, querystring: PeriodQuery, response: { 200: AggregatedStats, ...errorResponses(400, 404) } },
+        schema: { tags: tagsA, summary: 'Aggregated statistics of a namespaced link', description: "The same as /api/stats/{shortCode}/aggregate for one of the caller's <prefix>/<slug> links.", params: NsParams, querystring: PeriodQuery, response: { 200: AggregatedStats, ...errorResponses(400, 404) } },
       },
       async (request) => {
         const caller = callerOf(request);
@@ -91,7 +91,7 @@ export const analyticsRoutes =
       '/api/analytics/links/:shortPath',
       {
         config: bind(ops.aggregate, 'B', { operationId: 'getLinkAnalyticsB' }),
-        schema: { tags: tagsB, summary: 'Per-link analytics over a period', params: ShortPathParams, querystring: PeriodQuery, response: { 200: AggregatedStats, ...errorResponses(400, 404) } },
+        schema: { tags: tagsB, summary: 'Per-link analytics over a period', description: "Answers the clicks of one of the caller's links over a period (7 days unless told): by day, device, country, referring site, browser, system and hour, and distinct visitors. A period longer than the plan keeps is refused.", params: ShortPathParams, querystring: PeriodQuery, response: { 200: AggregatedStats, ...errorResponses(400, 404) } },
       },
       async (request) => {
         const caller = callerOf(request);
@@ -105,16 +105,9 @@ export const analyticsRoutes =
         schema: {
           tags: tagsB,
           summary: 'Per-link clicks of the last 24 hours, hour by hour (the hour under way last), as MCP get_link_stats answers 24h',
+          description: "Answers the clicks of one of the caller's links in each of the last 24 hours, for a chart of the day; the hour under way comes last and is still counting.",
           params: ShortPathParams,
-          response: {
-            200: Type.Object({
-              shortCode: Type.String(),
-              period: Type.Literal('24h'),
-              totalClicks: Type.Integer(),
-              clicksByHour: Type.Array(Type.Object({ hour: Type.String({ format: 'date-time', description: 'Start of the hour, UTC' }), clicks: Type.Integer() }), { minItems: 24, maxItems: 24 }),
-            }),
-            ...errorResponses(404),
-          },
+          response: { 200: HourlyStats, ...errorResponses(404) },
         },
       },
       async (request) => {
@@ -124,7 +117,7 @@ export const analyticsRoutes =
     );
     app.get(
       '/api/analytics',
-      { config: bind(ops.accountAnalytics, 'B'), schema: { tags: tagsB, summary: 'Account-level analytics over a period', querystring: PeriodQuery, response: { 200: AccountAnalytics, ...errorResponses(400) } } },
+      { config: bind(ops.accountAnalytics, 'B'), schema: { tags: tagsB, summary: 'Account-level analytics over a period', description: "Answers the clicks of all the caller's links over a period (7 days unless told), broken down as a link's are, with the links clicked most.", querystring: PeriodQuery, response: { 200: AccountAnalytics, ...errorResponses(400) } } },
       async (request) => {
         const caller = callerOf(request);
         const period = request.query.period ?? '7d';
@@ -141,7 +134,7 @@ export const analyticsRoutes =
 
     app.get(
       '/api/usage',
-      { config: bind(ops.usage, 'B'), schema: { tags: tagsB, summary: 'Tracked clicks this billing cycle, overage and grace', response: { 200: UsageBody } } },
+      { config: bind(ops.usage, 'B'), schema: { tags: tagsB, summary: 'Tracked clicks this billing cycle, overage and grace', description: 'Answers how many clicks the account had tracked this billing cycle against its plan, the overage charged so far and its cap, the grace period of a plan without paid overage, and whether tracking is paused. Any plan may call it.', response: { 200: UsageBody } } },
       async (request) => analytics.usage(callerOf(request)),
     );
     app.post(
@@ -151,6 +144,7 @@ export const analyticsRoutes =
         schema: {
           tags: ['subscription (A)'],
           summary: 'Set the monthly cap on overage charges (cents; 0 means no cap). Pro and Builder.',
+          description: 'Sets how much overage a Pro or Builder account may be charged in a billing cycle, in US cents (0: no cap). Once the cap is reached, clicks still redirect but are no longer tracked until the next cycle.',
           body: Type.Object({ limitCents: Type.Integer({ minimum: 0, maximum: MAX_INTEGER }) }),
           response: { 200: Type.Object({ success: Type.Boolean(), limitCents: Type.Integer() }), ...errorResponses(400) },
         },

@@ -1,8 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import { DateTime, Nullable } from '../http/schemas.js';
 import { PERIODS } from './service.js';
+import { named } from '../http/schema-names.js';
 
-export const ClickRecord = Type.Object({
+export const ClickRecord = named('Click', 'One click: when, where from, and on what', Type.Object({
   timestamp: DateTime(),
   city: Nullable(Type.String()),
   region: Nullable(Type.String()),
@@ -11,7 +12,7 @@ export const ClickRecord = Type.Object({
   os: Type.String(),
   device: Type.Union([Type.Literal('desktop'), Type.Literal('mobile'), Type.Literal('tablet')]),
   referrer: Nullable(Type.String({ description: "The referring site's host" })),
-});
+}));
 
 export const LinkStats = Type.Object({
   shortCode: Type.String(),
@@ -49,7 +50,15 @@ export const BreakdownFields = {
 export const PeriodField = Type.Union(PERIODS.map((p) => Type.Literal(p)), { default: '7d' });
 export const PeriodQuery = Type.Object({ period: Type.Optional(PeriodField) });
 
-export const AggregatedStats = Type.Object({ short: Type.String(), period: Type.String(), ...BreakdownFields });
+export const AggregatedStats = named('AggregatedStats', "A link's clicks over a period, in total and broken down", Type.Object({ short: Type.String(), period: Type.String(), ...BreakdownFields }));
+
+/** One link's last 24 hours, hour by hour (REST's hourly route and MCP's get_link_stats 24h). */
+export const HourlyStats = Type.Object({
+  shortCode: Type.String(),
+  period: Type.Literal('24h'),
+  totalClicks: Type.Integer(),
+  clicksByHour: Type.Array(Type.Object({ hour: Type.String({ format: 'date-time', description: 'Start of the hour, UTC' }), clicks: Type.Integer() }), { minItems: 24, maxItems: 24 }),
+});
 
 export const AccountAnalytics = Type.Object({
   period: Type.String(),

@@ -6,6 +6,8 @@
  * A message is a function so a code's sentence is written once even when it names a value (`emailTaken(email)`).
  * `scope: 'cli'` marks the codes only the operator CLI answers (its arguments and files, creating accounts), and
  * `scope: 'mcp'` the ones only MCP tool calls answer (a tool it does not have); REST routes never answer either.
+ * `scope: 'router'` marks the codes the HTTP router answers to a request no operation serves (a method a path does not
+ * serve), so no operation lists them.
  *
  * Field codes: a schema failure is `INVALID_<FIELD>` or `MISSING_<FIELD>` (400) for whichever top-level field the
  * input names (src/http/validation-messages.ts). They are one pattern entry rather than one entry per field:
@@ -18,7 +20,7 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 interface Entry {
   status: number;
   message: (...args: never[]) => string;
-  scope?: 'cli' | 'mcp';
+  scope?: 'cli' | 'mcp' | 'router';
 }
 
 export const catalogue = {
@@ -165,6 +167,9 @@ export const catalogue = {
   CLICK_NOT_FOUND: { status: 404, message: () => 'No click of your programs has this click id' },
   NAMESPACE_NOT_FOUND: { status: 404, message: (prefix: string) => `You hold no namespace "${prefix}"` },
 
+  // 405: a method the path does not serve (src/http/methods.ts), with Allow; the router answers it, never an operation
+  METHOD_NOT_ALLOWED: { status: 405, scope: 'router', message: (method: string, allowed: readonly string[]) => `${method} is not served at this address, which answers ${allowed.join(', ')}` },
+
   // 408: a request not sent in time (HEADERS_TIMEOUT, REQUEST_TIMEOUT; src/http/server.ts)
   REQUEST_TIMEOUT: { status: 408, message: () => 'The request was not sent in time' },
 
@@ -243,5 +248,5 @@ export function statusOf(code: ErrorCode): number {
   return isCatalogueCode(code) ? catalogue[code].status : FIELD_CODE_STATUS;
 }
 
-/** The codes REST routes may answer with (the OpenAPI lists them): every code but the CLI's and MCP's own. */
+/** The codes REST routes may answer with (the OpenAPI lists them): every code but the CLI's, MCP's and the router's own. */
 export const httpCodes = (): CatalogueCode[] => (Object.keys(catalogue) as CatalogueCode[]).filter((code) => !('scope' in catalogue[code]));

@@ -71,6 +71,7 @@ export const exportRoutes =
           schema: {
             tags,
             summary: "Every link of the caller's, as CSV or JSON (the operator CLI's `links import` reads both back)",
+            description: "Downloads every link of the caller's as one CSV or JSON file, newest first: to keep a copy, or to move the links to another Snip with the operator CLI's `links import`, which reads both formats.",
             querystring: ExportQuery,
             response: {
               200: fileResponse('CSV columns: shortCode, shortUrl, fullPath, destination, clicks, createdAt, expiresAt, maxClicks, activeFrom, folderId, blockedCountries, domain.', LinksExport),
@@ -87,6 +88,7 @@ export const exportRoutes =
           schema: {
             tags,
             summary: "A link's aggregated statistics over a period, as CSV or JSON; a period beyond the plan's history is 403",
+            description: "Downloads the statistics of one of the caller's links over a period as a CSV or JSON file: totals, distinct visitors, and clicks by day, country, device, browser, system, referring site and hour. A period longer than the plan keeps is refused.",
             params: ShortPathParams,
             querystring: StatsExportQuery,
             response: {

@@ -30,7 +30,7 @@ export const folderRoutes =
 
       app.post(
         base,
-        { config: bind(ops.create, surface), schema: { tags, summary: 'Create a folder', body: CreateFolderBody(maxNameLength), response: { 201: FolderObject, ...errorResponses(400, 403, 409) } } },
+        { config: bind(ops.create, surface), schema: { tags, summary: 'Create a folder', description: "Makes a folder for the caller's links, with a name of its own in the account and an optional colour, while the plan's number of folders allows another.", body: CreateFolderBody(maxNameLength), response: { 201: FolderObject, ...errorResponses(400, 403, 409) } } },
         async (request, reply) => reply.status(201).send(await folders.create(callerOf(request), request.body, rule)),
       );
 
@@ -41,6 +41,7 @@ export const folderRoutes =
           schema: {
             tags,
             summary: 'Rename or recolour a folder; only the fields sent change',
+            description: "Changes the name or the colour of one of the caller's folders; its links stay in it.",
             params: FolderParams,
             body: UpdateFolderBody(maxNameLength),
             response: { 200: FolderObject, ...errorResponses(400, 404, 409) },
@@ -53,19 +54,22 @@ export const folderRoutes =
     const listSummary = "The caller's folders (oldest first), the plan's maximum and whether another fits";
     const deleteSummary = 'Delete a folder; its links are unassigned, not deleted';
     const assignSummary = 'Put a link in a folder, move it to another, or (null) take it out';
+    const listDescription = "Lists the caller's folders, oldest first, each with its number of links, and says how many folders the plan allows and whether another fits.";
+    const deleteDescription = "Deletes one of the caller's folders; the links in it stay, in no folder.";
+    const assignDescription = "Files one of the caller's links in one of its folders (a link is in at most one), or takes it out of any with folderId null.";
 
-    app.get('/api/v1/folders', { config: bind(ops.list, 'A'), schema: { tags: tagsOf('A'), summary: listSummary, response: { 200: FolderListA } } }, async (request) =>
+    app.get('/api/v1/folders', { config: bind(ops.list, 'A'), schema: { tags: tagsOf('A'), summary: listSummary, description: listDescription, response: { 200: FolderListA } } }, async (request) =>
       folders.list(callerOf(request)),
     );
 
-    app.get('/api/folders', { config: bind(ops.list, 'B'), schema: { tags: tagsOf('B'), summary: listSummary, response: { 200: FolderListB } } }, async (request) => {
+    app.get('/api/folders', { config: bind(ops.list, 'B'), schema: { tags: tagsOf('B'), summary: listSummary, description: listDescription, response: { 200: FolderListB } } }, async (request) => {
       const list = await folders.list(callerOf(request));
       return { ...list, limit: list.limit ?? ('unlimited' as const) };
     });
 
     app.delete(
       '/api/v1/folders/:folderId',
-      { config: bind(ops.delete, 'A'), schema: { tags: tagsOf('A'), summary: deleteSummary, params: FolderParams, response: { 200: SuccessMessage, ...errorResponses(404) } } },
+      { config: bind(ops.delete, 'A'), schema: { tags: tagsOf('A'), summary: deleteSummary, description: deleteDescription, params: FolderParams, response: { 200: SuccessMessage, ...errorResponses(404) } } },
       async (request) => {
         const { unassigned } = await folders.delete(callerOf(request), request.params.folderId);
         return { success: true, message: `Folder deleted; ${unassigned} link${unassigned === 1 ? '' : 's'} unassigned` };
@@ -76,7 +80,7 @@ export const folderRoutes =
       '/api/folders/:folderId',
       {
         config: bind(ops.delete, 'B'),
-        schema: { tags: tagsOf('B'), summary: deleteSummary, params: FolderParams, response: { 200: Type.Object({ success: Type.Boolean() }), ...errorResponses(404) } },
+        schema: { tags: tagsOf('B'), summary: deleteSummary, description: deleteDescription, params: FolderParams, response: { 200: Type.Object({ success: Type.Boolean() }), ...errorResponses(404) } },
       },
       async (request) => {
         await folders.delete(callerOf(request), request.params.folderId);
@@ -88,7 +92,7 @@ export const folderRoutes =
       '/api/v1/links/:shortCode/folder',
       {
         config: bind(ops.assign, 'A'),
-        schema: { tags: tagsOf('A'), summary: assignSummary, params: Type.Object({ shortCode: shortPath }), body: AssignBody, response: { 200: AssignResult, ...errorResponses(400, 404) } },
+        schema: { tags: tagsOf('A'), summary: assignSummary, description: assignDescription, params: Type.Object({ shortCode: shortPath }), body: AssignBody, response: { 200: AssignResult, ...errorResponses(400, 404) } },
       },
       async (request) => ({ success: true, ...(await folders.assign(callerOf(request), request.params.shortCode, request.body.folderId)) }),
     );
@@ -97,7 +101,7 @@ export const folderRoutes =
       '/api/link/:short/folder',
       {
         config: bind(ops.assign, 'B'),
-        schema: { tags: tagsOf('B'), summary: assignSummary, params: Type.Object({ short: shortPath }), body: AssignBody, response: { 200: AssignResult, ...errorResponses(400, 404) } },
+        schema: { tags: tagsOf('B'), summary: assignSummary, description: assignDescription, params: Type.Object({ short: shortPath }), body: AssignBody, response: { 200: AssignResult, ...errorResponses(400, 404) } },
       },
       async (request) => ({ success: true, ...(await folders.assign(callerOf(request), request.params.short, request.body.folderId)) }),
     );

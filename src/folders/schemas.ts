@@ -1,18 +1,19 @@
 import { Type } from '@sinclair/typebox';
 import { DateTime, Nullable } from '../http/schemas.js';
+import { named } from '../http/schema-names.js';
 
 const Color = (description: string) => Type.String({ pattern: '^#[0-9A-Fa-f]{6}$', description });
 
 // Name lengths are checked by the service after trimming, so the schema only says what they are.
 const Name = (max: number) => Type.String({ description: `1-${max} characters after trimming; unique in the account, ignoring case` });
 
-export const FolderObject = Type.Object({
+export const FolderObject = named('Folder', 'A folder of links', Type.Object({
   id: Type.String(),
   name: Type.String(),
   color: Nullable(Color('Hex code #RRGGBB (upper case)')),
   linkCount: Type.Integer({ description: "The account's links in this folder" }),
   createdAt: DateTime(),
-});
+}));
 
 export const FolderListA = Type.Object({
   folders: Type.Array(FolderObject),

@@ -4,6 +4,7 @@ import { fromSchemaIssues, nulError, nulPath } from './schema-issues.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan, tooDeep } from './json-limits.js';
 import { settle } from '../access/policy.js';
 import type { Access } from './access.js';
+import { methodRefusals } from './methods.js';
 
 /** The part of the request a rule about the whole of it is about, by Fastify's validation context. */
 const WHOLE: Record<string, string> = { body: 'The body', querystring: 'The query', params: 'The path', headers: 'The headers' };
@@ -61,7 +62,10 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     return reply.status(appError.status).send({ error: true, message: appError.message, code: appError.code });
   });
+  // A path other methods serve is 405 with Allow (src/http/methods.ts); only a path no route has is 404.
+  const methodNotAllowed = methodRefusals(app);
   app.setNotFoundHandler((request, reply) =>
+    methodNotAllowed(request, reply) ??
     reply.status(404).send({ error: true, message: `No route for ${request.method} ${request.url.split('?')[0]}`, code: 'NOT_FOUND' satisfies ErrorCode }),
   );
   // An empty body on a JSON request is read as {}, so "no url" gets MISSING_URL rather than a parser error.

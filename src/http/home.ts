@@ -47,6 +47,7 @@ const htmlOrRedirect = {
   tags: ['meta'],
   operationId: 'getHome',
   summary: 'Redirects to the dashboard at /app (or to ROOT_REDIRECT when set); a custom domain shows what this server is',
+  description: "What a browser opening the server's address gets: a redirect to the dashboard, or to the operator's ROOT_REDIRECT. On a custom domain, a small page saying what the server is.",
   response: {
     200: { description: 'A small HTML page (custom domains)', content: { 'text/html': { schema: { type: 'string' } } } },
     302: { description: 'Redirect to /app or ROOT_REDIRECT', type: 'null' },
@@ -56,8 +57,16 @@ const iconSchema = {
   tags: ['meta'],
   operationId: 'getFavicon',
   summary: "The site's icon (SVG)",
+  description: "The icon browsers show for the site's pages, as SVG.",
   response: { 200: { description: 'SVG image', content: { 'image/svg+xml': { schema: { type: 'string' } } } } },
 };
+
+/**
+ * Snip's own redirects of `/` (to the dashboard, or ROOT_REDIRECT) count nothing and change only with the settings, so a
+ * browser may reuse one briefly; never a shared cache, and never for long, so a new ROOT_REDIRECT shows within minutes.
+ * Short links' redirects are never kept at all (src/redirects/cache-control.ts).
+ */
+const ROOT_REDIRECT_CACHE_CONTROL = 'private, max-age=300';
 
 /** `GET /` and the icon every browser asks a site for (a JSON 404 there would be noise in every log). */
 export const homeRoutes =
@@ -67,8 +76,8 @@ export const homeRoutes =
     const icon = fs.readFileSync(assetPath('favicon.svg'));
     // A custom domain's root shows the page above, with its icon: both answer on active custom domains too (src/http/hosts.ts).
     app.get('/', { config: { hosts: 'custom-domains' }, schema: htmlOrRedirect }, async (request, reply) => {
-      if (rootRedirect) return reply.redirect(rootRedirect, 302);
-      if (!(await isCustomDomain(request.hostname))) return reply.redirect('/app', 302);
+      if (rootRedirect) return reply.header('cache-control', ROOT_REDIRECT_CACHE_CONTROL).redirect(rootRedirect, 302);
+      if (!(await isCustomDomain(request.hostname))) return reply.header('cache-control', ROOT_REDIRECT_CACHE_CONTROL).redirect('/app', 302);
       return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(page);
     });
     app.get('/favicon.ico', { config: { hosts: 'custom-domains' }, schema: iconSchema }, async (_request, reply) =>

@@ -1,19 +1,22 @@
-import swagger from '@fastify/swagger';
+import swagger, { type FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { isErrorCode, statusOf, type ErrorCode } from '../errors.js';
 import { ErrorBody, errorResponses, RateLimitBodyB } from './schemas.js';
+import { SchemaComponents } from './openapi-components.js';
+import { OPENAPI_TAGS } from './openapi-tags.js';
 import { validationCodes } from './validation-messages.js';
 import { SCOPES } from '../oauth/scopes.js';
 
 /**
  * Generates /openapi.yaml from the route schemas. Routes that need a key get the bearer scheme and the
- * 401/403 bodies added here, once, rather than in every route file; every operation gets `x-error-codes`, the
- * codes it may answer with by status (see `errorCodesOf`).
+ * 401/403 bodies added here, once, rather than in every route file, and public ones an empty `security`; every
+ * operation gets `x-error-codes`, the codes it may answer with by status (see `errorCodesOf`). Named schemas
+ * (src/http/schema-names.ts) are written once, in `components.schemas`, and referred to.
  */
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Every route registered, as `METHOD /path` (HEAD twins excluded); the OpenAPI test checks them all. */
+    /** Every operation the document lists, as `METHOD /path` (no HEAD twins, nothing `isOperation` leaves out); the OpenAPI test checks them all. */
     registeredRoutes: string[];
   }
   interface FastifyContextConfig {
@@ -68,11 +71,30 @@ function byStatus(codes: ErrorCode[]): Record<string, ErrorCode[]> {
   return grouped;
 }
 
+type ComponentSchema = NonNullable<NonNullable<NonNullable<FastifyDynamicSwaggerOptions['openapi']>['components']>['schemas']>[string];
+type ComponentSchemas = Record<string, Exclude<ComponentSchema, { $ref: string }>>;
+
+/**
+ * What a client calls: a CORS preflight (a browser sends it, no client calls it) and a method a path only refuses
+ * (405, as every path does for a method it does not serve) are no operations, and the document leaves them out.
+ */
+function isOperation(route: RouteOptions): boolean {
+  const methods = [route.method].flat();
+  if (methods.every((method) => method === 'OPTIONS')) return false;
+  const statuses = Object.keys((route.schema as { response?: object } | undefined)?.response ?? {});
+  return !(statuses.length > 0 && statuses.every((status) => status === '405'));
+}
+
 export async function registerOpenApi(app: FastifyInstance, baseUrl: string): Promise<void> {
   app.decorate('registeredRoutes', [] as string[]);
+  const components = new SchemaComponents();
   app.addHook('onRoute', (route: RouteOptions) => {
     // The API reference's own pages and scripts (/docs/*) are not part of the API.
     if ((route.schema as { hide?: boolean } | undefined)?.hide) return;
+    if (!isOperation(route)) {
+      route.schema = { ...route.schema, hide: true };
+      return;
+    }
     for (const method of [route.method].flat()) if (method !== 'HEAD') app.registeredRoutes.push(`${method} ${route.url}`);
     const schema = (route.schema ??= {});
     const typed = schema as { operationId?: string; security?: unknown; response?: Record<string, unknown>; 'x-error-codes'?: Record<string, ErrorCode[]> };
@@ -80,24 +102,44 @@ export async function registerOpenApi(app: FastifyInstance, baseUrl: string): Pr
     typed.operationId ??= route.config?.operationId;
     const codes = byStatus(errorCodesOf(route));
     typed['x-error-codes'] = codes;
+    // A request sent too slowly is answered by the server itself, before any route, in A's body (src/http/server.ts).
+    typed.response = { 408: ErrorBody, ...typed.response };
     const access = route.config?.access;
     const rateLimited = { 429: route.config?.surface === 'B' ? RateLimitBodyB : ErrorBody };
     if (access?.auth === 'none') typed.response = { ...rateLimited, ...typed.response };
-    if (!access || access.auth === 'none') return;
-    typed.security = access.auth === 'required' ? [{ bearerAuth: [] }, ...(access.oauth ? [{ oauth: [] }] : [])] : [{ bearerAuth: [] }, {}];
-    typed.response = { ...errorResponses(401, ...(access.auth === 'required' ? [403] : [])), ...rateLimited, ...typed.response };
+    if (!access || access.auth === 'none') {
+      // Public: no credential is asked for (an empty requirement, rather than none stated).
+      typed.security = [];
+    } else {
+      typed.security = access.auth === 'required' ? [{ bearerAuth: [] }, ...(access.oauth ? [{ oauth: [] }] : [])] : [{ bearerAuth: [] }, {}];
+      typed.response = { ...errorResponses(401, ...(access.auth === 'required' ? [403] : [])), ...rateLimited, ...typed.response };
+    }
+    components.collect(typed);
   });
 
   await app.register(swagger, {
+    // Each route as the document writes it: its named schemas as `$ref`s to `components.schemas`.
+    transform: ({ schema, url }) => ({ schema: components.refer(schema as Parameters<SchemaComponents['refer']>[0]) as typeof schema, url }),
+    transformObject: (document) => {
+      if (!('openapiObject' in document)) return document.swaggerObject;
+      components.shareResponses(document.openapiObject);
+      return document.openapiObject;
+    },
     openapi: {
       openapi: '3.0.3',
       info: {
         title: 'Snip',
         version: '1.0.0',
         description: 'Self-hostable link shortener. Description A routes live under /api/v1 and /api; Description B routes under /api.',
+        // Whoever runs this instance answers for it; the software is MIT-licensed (package.json).
+        contact: { name: 'The operator of this Snip instance', url: baseUrl },
+        license: { name: 'MIT', url: 'https://opensource.org/licenses/MIT' },
       },
       servers: [{ url: baseUrl }],
+      tags: [...OPENAPI_TAGS],
       components: {
+        // Route schemas as @fastify/swagger takes them (it converts them to OpenAPI 3.0 as it does a route's).
+        schemas: components.schemas as ComponentSchemas,
         securitySchemes: {
           bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key: snip_...' },
           oauth: {
@@ -126,6 +168,7 @@ export async function registerOpenApi(app: FastifyInstance, baseUrl: string): Pr
       schema: {
         operationId: 'getOpenApi',
         summary: 'This OpenAPI document',
+        description: 'The OpenAPI 3.0 description of the HTTP API, generated from the routes themselves; the reference at /docs reads it, and client generators can.',
         tags: ['meta'],
         response: { 200: { description: 'OpenAPI 3.0 document', content: { 'application/yaml': { schema: { type: 'string' } } } } },
       },

@@ -1,4 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { named } from './schema-names.js';
 
 /** OpenAPI 3.0 spells "may be null" as `nullable: true`; Ajv and the serializer both honour it. */
 export const Nullable = <T extends TSchema>(schema: T) => Type.Unsafe<Static<T> | null>({ ...schema, nullable: true });
@@ -12,26 +13,28 @@ export const StringEnum = <const T extends string>(values: readonly T[], options
 
 export const DateTime = (description?: string) => Type.String({ format: 'date-time', ...(description ? { description } : {}) });
 
-/** Description A's error body, which every surface of Snip answers with. */
-export const ErrorBody = Type.Object(
-  {
+/** Description A's error body, which every surface of Snip answers with (but B's 429, below). */
+export const ErrorBody = named(
+  'ErrorA',
+  'Error',
+  Type.Object({
     error: Type.Boolean({ description: 'Always true' }),
     message: Type.String({ description: 'Human readable' }),
-    code: Type.String({ description: 'Machine readable, stable' }),
-  },
-  { description: 'Error' },
+    code: Type.String({ description: 'Machine readable, stable: one of the codes the operation lists in x-error-codes' }),
+  }),
 );
 
 /** Description B's rate-limit body. */
-export const RateLimitBodyB = Type.Object(
-  { error: Type.String({ description: 'Human readable' }), code: Type.String({ description: 'RATE_LIMITED' }) },
-  { description: 'Rate limit exceeded (see Retry-After and X-RateLimit-* headers)' },
+export const RateLimitBodyB = named(
+  'RateLimitErrorB',
+  'Rate limit exceeded (see Retry-After and X-RateLimit-* headers)',
+  Type.Object({ error: Type.String({ description: 'Human readable' }), code: Type.String({ description: 'RATE_LIMITED' }) }),
 );
 
 export const errorResponses = (...statuses: number[]): Record<number, typeof ErrorBody> =>
   Object.fromEntries(statuses.map((status) => [status, ErrorBody]));
 
-export const SuccessMessage = Type.Object({ success: Type.Boolean(), message: Type.String() });
+export const SuccessMessage = named('SuccessMessage', 'Done', Type.Object({ success: Type.Boolean(), message: Type.String() }));
 
 /**
  * The largest whole number Snip takes from a client: PostgreSQL's `integer` (the type of every count and cap column,

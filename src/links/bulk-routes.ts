@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
 import { bind, callerOf } from '../http/access.js';
+import { tierLabel } from '../accounts/plans.js';
 import { errorResponses, Nullable } from '../http/schemas.js';
 import type { BulkOutcome } from './bulk-creator.js';
 import { CreateLinkBodyA } from './schemas.js';
@@ -69,6 +70,7 @@ export const bulkRoutes =
           schema: {
             tags: r.tags,
             summary: `Create up to ${r.max} links in one request`,
+            description: `${tierLabel(r.operation.policy.minTier)} and above: makes many links in one request, each with the options of a single create. Each item is checked on its own: a bad one fails alone, and the answer gives every item's result in order.`,
             body: bulkBody(r.max),
             response: { 200: BulkResponse, ...errorResponses(400) },
           },

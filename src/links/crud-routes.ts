@@ -28,7 +28,7 @@ export function registerLinkCrud<One extends TSchema>(
 
   app.get(
     base,
-    { config: bind(ops.list, surface), schema: { tags, summary: "List the caller's links, newest first; optionally by folder, tag, domain, search or saved view", querystring: ListQuery, response: { 200: List, ...errorResponses(400, 404) } } },
+    { config: bind(ops.list, surface), schema: { tags, summary: "List the caller's links, newest first; optionally by folder, tag, domain, search or saved view", description: "Lists the caller's links a page at a time, newest first. Filters narrow the list: a folder, a tag, a custom domain, text in the destination or slug, or a saved view's filters.", querystring: ListQuery, response: { 200: List, ...errorResponses(400, 404) } } },
     async (request) => {
       const page = await links.list(callerOf(request), request.query);
       const { limit, offset, hasMore } = page;
@@ -38,7 +38,7 @@ export function registerLinkCrud<One extends TSchema>(
 
   app.get(
     `${base}/:shortPath`,
-    { config: bind(ops.get, surface), schema: { tags, summary: 'One link, by code or URL-encoded prefix%2Fslug', params: ShortPathParams, response: { 200: One, ...errorResponses(404) } } },
+    { config: bind(ops.get, surface), schema: { tags, summary: 'One link, by code or URL-encoded prefix%2Fslug', description: "Answers one of the caller's links with its click total, folder, tags and settings. A namespaced link is named by its path with the slash encoded: prefix%2Fslug.", params: ShortPathParams, response: { 200: One, ...errorResponses(404) } } },
     async (request) => present(await links.get(callerOf(request), request.params.shortPath)),
   );
 
@@ -46,7 +46,7 @@ export function registerLinkCrud<One extends TSchema>(
     `${base}/:shortPath`,
     {
       config: bind(ops.update, surface),
-      schema: { tags, summary: 'Change destination, expiry, click cap or activation', params: ShortPathParams, body: UpdateLinkBody, response: { 200: One, ...errorResponses(400, 404, 409) } },
+      schema: { tags, summary: 'Change destination, expiry, click cap or activation', description: "Changes one of the caller's links; only the fields sent change, and null removes an expiry, a cap or an activation time. The short URL stays the same; its next visitors go where it now points.", params: ShortPathParams, body: UpdateLinkBody, response: { 200: One, ...errorResponses(400, 404, 409) } },
     },
     async (request) => {
       const input = { ...request.body, url: destinationOf(request.body) };
@@ -56,7 +56,7 @@ export function registerLinkCrud<One extends TSchema>(
 
   app.delete(
     `${base}/:shortPath`,
-    { config: bind(ops.delete, surface), schema: { tags, summary: 'Delete a link permanently', params: ShortPathParams, response: { 200: SuccessMessage, ...errorResponses(404) } } },
+    { config: bind(ops.delete, surface), schema: { tags, summary: 'Delete a link permanently', description: "Deletes one of the caller's links for good: its short URL stops redirecting, and webhooks subscribed to link.deleted are told.", params: ShortPathParams, response: { 200: SuccessMessage, ...errorResponses(404) } } },
     async (request) => {
       await links.delete(callerOf(request), request.params.shortPath);
       return { success: true, message: 'Link deleted' };

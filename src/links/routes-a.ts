@@ -15,7 +15,7 @@ export const linkRoutesA =
   async (app) => {
     app.post(
       '/api/v1/links',
-      { config: bind(ops.create, 'A'), schema: { tags, summary: 'Create a short link', body: CreateLinkBodyA, response: { 201: CreatedLinkA, ...errorResponses(400, 409) } } },
+      { config: bind(ops.create, 'A'), schema: { tags, summary: 'Create a short link', description: "Makes a short link to a destination for the caller: a random 6-character code, or a custom slug under the caller's namespace (Pro and above). Optional: expiry, click cap, activation time, blocked countries, custom domain, UTM template and app targets.", body: CreateLinkBodyA, response: { 201: CreatedLinkA, ...errorResponses(400, 409) } } },
       async (request, reply) => {
         const link = await links.create(callerOf(request), request.body);
         return reply.status(201).send(present.createdA(link));

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { DateTime, MAX_INTEGER, Nullable, Pagination, StringEnum } from '../http/schemas.js';
+import { named } from '../http/schema-names.js';
 import { AppLinksInput, AppLinksOutput } from '../web2app/app-links.js';
 import { LINK_SOURCES } from './link.js';
 
@@ -29,7 +30,7 @@ export const CreateLinkBodyA = Type.Object({
   appLinks: Type.Optional(Nullable(AppLinksInput)),
 });
 
-export const CreatedLinkA = Type.Object({
+export const CreatedLinkA = named('CreatedLinkA', 'The link made, as Description A answers a create', Type.Object({
   success: Type.Boolean(),
   shortUrl: Url('Full short URL'),
   shortCode: Type.String({ description: '6-character code' }),
@@ -40,7 +41,7 @@ export const CreatedLinkA = Type.Object({
   expiresAt: Nullable(DateTime()),
   maxClicks: Nullable(Type.Integer()),
   ...originFields,
-});
+}));
 
 const detailFields = {
   id: Type.String({ description: 'Document id' }),
@@ -60,18 +61,22 @@ const detailFields = {
   ...originFields,
 };
 
-export const LinkDetailsA = Type.Object({ ...detailFields, shortUrl: Url('Full short URL') });
+export const LinkDetailsA = named('LinkA', 'A link as Description A shows it', Type.Object({ ...detailFields, shortUrl: Url('Full short URL') }));
 
 /** Description B speaks of `shortUrl` as the slug and `url` as the clickable address; its links keep that. */
-export const LinkB = Type.Object({
+export const LinkB = named('LinkB', 'A link as Description B shows it', Type.Object({
   ...detailFields,
   shortUrl: Type.String({ description: 'The slug: the code, or <prefix>/<slug>' }),
   url: Url('Full clickable short URL'),
   activeFrom: Nullable(DateTime()),
   updated: DateTime(),
-});
+}));
 
-export const PaginationOut = Type.Object({ limit: Type.Integer(), offset: Type.Integer(), hasMore: Type.Boolean() });
+export const PaginationOut = named(
+  'Pagination',
+  'Where this page is in the whole list',
+  Type.Object({ limit: Type.Integer(), offset: Type.Integer(), hasMore: Type.Boolean({ description: 'Whether a next page has items: ask again with offset + limit' }) }),
+);
 export const ListQuery = Type.Object({
   ...Pagination.properties,
   folderId: Type.Optional(Type.String({ description: "Only the links in this folder of the caller's; `none`: only links in no folder" })),

@@ -1,25 +1,39 @@
 import type { ValidateFunction } from 'ajv';
-import type { TObject } from '@sinclair/typebox';
-import { fromSchemaIssues } from '../http/schema-issues.js';
+import { fromSchemaIssues, type SchemaIssue } from '../http/schema-issues.js';
 import { ajvOf } from '../http/validators.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../http/json-limits.js';
 import { InvalidParams } from './json-rpc.js';
+import type { JsonSchema } from './json-schema.js';
 
 /**
  * Tool arguments are checked as REST's JSON bodies are: by the same strict Ajv (no type coercion: a model sends JSON
- * values), against a TypeBox schema, errors translated by the same code (src/http/schema-issues.ts). Arguments a
- * tool does not take are dropped rather than passed on (its schema says `additionalProperties: false`,
- * src/mcp/tool.ts; nested objects are passed on whole, as REST passes them).
+ * values), against the schema tools/list shows (the tool's TypeBox schema in portable JSON Schema, src/mcp/json-schema.ts),
+ * errors translated by the same code (src/http/schema-issues.ts). Arguments a tool does not take are dropped rather
+ * than passed on (its schema says `additionalProperties: false`, src/mcp/tool.ts; nested objects are passed on whole,
+ * as REST passes them).
  */
 const ajv = ajvOf(false);
 
-const compiled = new WeakMap<TObject, ValidateFunction>();
+const compiled = new WeakMap<JsonSchema, ValidateFunction>();
+
+const NULL_BRANCH = /\/anyOf\/\d+\/type$/;
+
+/**
+ * A value that may be null (`anyOf: [X, {type: "null"}]`) and is neither null nor right is refused for what is wrong
+ * with it as an X (`must be a date-time`), as REST's `nullable: true` field is, not with "matches no branch".
+ */
+function withoutNullBranches(issues: SchemaIssue[]): SchemaIssue[] {
+  const nullBranches = issues.filter((i) => i.keyword === 'type' && i.params.type === 'null' && NULL_BRANCH.test(i.schemaPath));
+  const unions = new Set(nullBranches.map((i) => i.schemaPath.replace(/\/\d+\/type$/, '')));
+  const rest = issues.filter((i) => !nullBranches.includes(i) && !(i.keyword === 'anyOf' && unions.has(i.schemaPath)));
+  return rest.length > 0 ? rest : issues;
+}
 
 /**
  * The arguments, checked (and defaulted) in place; a bad one throws the AppError REST gives for that field, arguments
  * nested past MAX_JSON_DEPTH an InvalidParams (a JSON-RPC error, not a tool error: nothing of them was read).
  */
-export function checkArguments<T>(schema: TObject, raw: unknown): T {
+export function checkArguments<T>(schema: JsonSchema, raw: unknown): T {
   let validate = compiled.get(schema);
   if (!validate) {
     validate = ajv.compile(schema);
@@ -31,6 +45,6 @@ export function checkArguments<T>(schema: TObject, raw: unknown): T {
   }
   // A copy, since Ajv drops unknown fields and fills defaults in the object it checks.
   const args: unknown = raw === undefined || raw === null ? {} : structuredClone(raw);
-  if (!validate(args)) throw fromSchemaIssues(validate.errors ?? [], 'The arguments');
+  if (!validate(args)) throw fromSchemaIssues(withoutNullBranches(validate.errors ?? []), 'The arguments');
   return args as T;
 }

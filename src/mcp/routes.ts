@@ -81,6 +81,7 @@ export const mcpRoutes =
           tags,
           operationId: 'mcpPost',
           summary: 'MCP over streamable HTTP (JSON-RPC 2.0), stateless',
+          description: "For AI assistants and other MCP clients: Snip's operations as tools, called with an API key or an OAuth access token. Each POST stands alone (no session); each tool call in it is charged as its REST twin would be.",
           body: JsonRpc,
           response: {
             200: { description: 'JSON-RPC 2.0 response', content: { 'application/json': { schema: {} } } },

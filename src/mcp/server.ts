@@ -1,6 +1,6 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { callTool, unknownTool, type ToolContext } from './tool.js';
+import { callTool, listing, unknownTool, type ToolContext } from './tool.js';
 import { accountTools } from './tools/account.js';
 import { analyticsTools } from './tools/analytics.js';
 import { domainTools } from './tools/domains.js';
@@ -24,10 +24,10 @@ const TOOL_BY_NAME = new Map(TOOLS.map((spec) => [spec.name, spec]));
 export const toolNamed = (name: string) => TOOL_BY_NAME.get(name);
 
 /**
- * tools/list: each tool's TypeBox schema as it is. It is already in the single-type dialect every major model
- * provider reads (nullable fields say `nullable: true`, choices are one `enum`), and is the schema calls are checked by.
+ * tools/list: each tool with its title, its annotations and its schemas in portable JSON Schema (src/mcp/json-schema.ts):
+ * the input schema is the one calls are checked by, the output schema the one structuredContent follows.
  */
-const LISTED = { tools: TOOLS.map((spec) => ({ name: spec.name, description: spec.description, inputSchema: spec.input })) };
+const LISTED = { tools: TOOLS.map(listing) };
 
 /**
  * One MCP server per request (the endpoint is stateless), bound to the caller the request authenticated as,

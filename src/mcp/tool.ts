@@ -1,5 +1,5 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { KindGuard, Type, type Static, type TObject, type TProperties } from '@sinclair/typebox';
+import type { CallToolResult, Tool, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import { KindGuard, Type, type Static, type TObject, type TProperties, type TSchema } from '@sinclair/typebox';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Operation } from '../access/operation.js';
 import { settle, tierRefusal, type Admission, type Policy } from '../access/policy.js';
@@ -10,6 +10,7 @@ import { DateTime, MAX_INTEGER, StringEnum } from '../http/schemas.js';
 import type { RequestId } from './admission.js';
 import { checkArguments } from './arguments.js';
 import { InvalidParams } from './json-rpc.js';
+import { portableSchema, type JsonSchema } from './json-schema.js';
 import { scopeCovers, type Scope } from '../oauth/scopes.js';
 
 export interface ToolContext {
@@ -21,8 +22,16 @@ export interface ToolContext {
   log?: FastifyBaseLogger;
 }
 
+/** What a call does to Snip, read from its operation's verb (`effectOf`): the source of its annotations. */
+export type Effect = 'read' | 'create' | 'update' | 'delete' | 'action';
+
+/** The four behaviour hints of MCP's tool annotations (2025-03-26 and later). */
+export type Hints = Required<Pick<ToolAnnotations, 'readOnlyHint' | 'destructiveHint' | 'idempotentHint' | 'openWorldHint'>>;
+
 export interface ToolSpec<P extends TProperties = TProperties> {
   name: string;
+  /** Shown to people (2025-06-18's `title`, and 2025-03-26's `annotations.title`). */
+  title: string;
   description: string;
   /** The operation the tool offers, as REST's routes of it do (src/access/operation.ts). */
   operation: Operation;
@@ -30,19 +39,94 @@ export interface ToolSpec<P extends TProperties = TProperties> {
   policy: Policy;
   /** What an application connected by OAuth must have been granted to call it (src/oauth/scopes.ts). */
   scope: Scope;
-  /** The arguments, in the schema language REST's routes use (TypeBox); tools/list lists it as it is. */
+  /** The arguments, in the schema language REST's routes use (TypeBox). */
   input: TObject<P>;
+  /**
+   * The shape of a successful answer (`structuredContent`, and tools/list's outputSchema): the response schema of the
+   * REST route the tool mirrors, or one built from its parts where the tool answers more. Always an object.
+   */
+  output?: TSchema;
+  /**
+   * `input` and `output` as tools/list shows them, in portable JSON Schema (src/mcp/json-schema.ts); calls are checked
+   * against this input schema, so what a client reads is what it is held to.
+   */
+  listed: { input: JsonSchema; output?: JsonSchema };
+  /** Its annotations: derived from the operation's effect, but for the hints the tool overrides. */
+  hints: Hints;
   run: (args: Static<TObject<P>>, context: ToolContext) => Promise<unknown>;
 }
 
 /**
- * A tool from its argument properties, or from a REST operation's own schema where the arguments are the same
- * (update_qr_settings takes PATCH /api/v1/qr/settings's body); keeps `run`'s argument types tied to the schema.
+ * An operation's effect, read from the verb its id starts with (createLink, listLinks, releaseNamespace, ...), so every
+ * tool of an operation is hinted alike; a verb not listed here stops the start rather than guess.
  */
-export function tool<P extends TProperties>(spec: Omit<ToolSpec<P>, 'input' | 'policy'> & { input: P | TObject<P> }): ToolSpec {
+const EFFECTS: Record<string, Effect> = {
+  get: 'read', list: 'read', export: 'read', discover: 'read',
+  create: 'create', bulk: 'create', add: 'create', join: 'create',
+  update: 'update', set: 'update', claim: 'update',
+  delete: 'delete', remove: 'delete', release: 'delete',
+  verify: 'action', test: 'action',
+};
+
+export function effectOf(operation: Operation): Effect {
+  const verb = /^[a-z]+/.exec(operation.id)?.[0] ?? '';
+  const effect = EFFECTS[verb];
+  if (!effect) throw new Error(`MCP: no effect known for the verb of operation ${operation.id}`);
+  return effect;
+}
+
+/**
+ * The hints of each effect. A read changes nothing; a create only adds (a second call adds again); an update or a
+ * delete replaces or removes what was there (destructive: the old destination, colour or webhook is gone), and a
+ * second identical call changes nothing more. Nothing reaches outside Snip unless a tool says so (openWorldHint).
+ */
+const HINTS: Record<Effect, Hints> = {
+  read: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  create: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  update: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  delete: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  action: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+};
+
+/** What `run` answers: the output schema's type where the tool has one (checked at compile time), else anything. */
+type Answer<O> = O extends TSchema ? Static<O> | ToolImage<Static<O>> : unknown;
+
+/**
+ * A tool from its argument properties, or from a REST operation's own schema where the arguments are the same
+ * (update_qr_settings takes PATCH /api/v1/qr/settings's body); keeps `run`'s argument types tied to the schema and its
+ * answer to the output schema, as a REST route's reply is tied to its response schema.
+ */
+export function tool<P extends TProperties, O extends TSchema | undefined = undefined>(
+  spec: Omit<ToolSpec<P>, 'input' | 'policy' | 'hints' | 'output' | 'listed' | 'run'> & {
+    input: P | TObject<P>;
+    output?: O;
+    hints?: Partial<Hints>;
+    run: (args: Static<TObject<P>>, context: ToolContext) => Promise<Answer<O>>;
+  },
+): ToolSpec {
   const given: unknown = spec.input;
   const input = KindGuard.IsObject(given) ? given : Type.Object(given as TProperties, { additionalProperties: false });
-  return { ...spec, input, policy: spec.operation.policy } as unknown as ToolSpec;
+  // structuredContent is an object (MCP): a tool that answers a list answers it under a name, as REST does.
+  if (spec.output && (spec.output as { type?: unknown }).type !== 'object') throw new Error(`MCP: the output of ${spec.name} is not an object schema`);
+  const listed = { input: portableSchema(input), ...(spec.output ? { output: portableSchema(spec.output) } : {}) };
+  const hints = { ...HINTS[effectOf(spec.operation)], ...spec.hints };
+  return { ...spec, input, listed, hints, policy: spec.operation.policy } as unknown as ToolSpec;
+}
+
+/**
+ * A tool as tools/list shows it, the same to every protocol version: fields a version does not know (title,
+ * annotations, outputSchema) are ignored by its clients, and a 2025-03-26 client finds the title in the annotations.
+ */
+export function listing(spec: ToolSpec): Tool {
+  const { input, output } = spec.listed;
+  return {
+    name: spec.name,
+    title: spec.title,
+    description: spec.description,
+    inputSchema: input as Tool['inputSchema'],
+    ...(output ? { outputSchema: output as NonNullable<Tool['outputSchema']> } : {}),
+    annotations: { title: spec.title, ...spec.hints },
+  };
 }
 
 /** The 403 for a caller connected by OAuth without the tool's scope, or null; keys and sessions hold every scope. */
@@ -51,16 +135,25 @@ export function scopeRefusal(caller: Caller, spec: Pick<ToolSpec, 'scope'>): App
 }
 
 /** A tool answer that carries an image (the QR code) besides its JSON description. */
-export class ToolImage {
+export class ToolImage<D = unknown> {
   constructor(
     readonly png: Buffer,
-    readonly details: unknown,
+    readonly details: D,
   ) {}
 }
 
 const text = (value: unknown, isError = false): CallToolResult => ({
   content: [{ type: 'text', text: JSON.stringify(value, null, 2) }],
   ...(isError ? { isError: true } : {}),
+});
+
+/**
+ * A success: the JSON as text, which every client reads, and, for a tool with an output schema, the same data as
+ * structuredContent (2025-06-18). A tool error never carries structuredContent.
+ */
+const answer = (spec: ToolSpec, value: unknown, before: CallToolResult['content'] = []): CallToolResult => ({
+  content: [...before, ...text(value).content],
+  ...(spec.output ? { structuredContent: value as Record<string, unknown> } : {}),
 });
 
 /** A refusal as a tool error: the code and message REST answers for the same call. */
@@ -79,11 +172,9 @@ export async function callTool(spec: ToolSpec, raw: unknown, context: ToolContex
   try {
     const refusal = scopeRefusal(context.caller, spec) ?? tierRefusal(context.core.config.plans, context.caller, spec.policy);
     if (refusal) throw refusal;
-    const result = await spec.run(checkArguments(spec.input, raw), context);
-    if (result instanceof ToolImage) {
-      return { content: [{ type: 'image', data: result.png.toString('base64'), mimeType: 'image/png' }, ...text(result.details).content] };
-    }
-    return text(result);
+    const result = await spec.run(checkArguments(spec.listed.input, raw), context);
+    if (result instanceof ToolImage) return answer(spec, result.details, [{ type: 'image', data: result.png.toString('base64'), mimeType: 'image/png' }]);
+    return answer(spec, result);
   } catch (error) {
     await settle(error, admission);
     if (error instanceof AppError) return toolError(error);

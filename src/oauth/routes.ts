@@ -97,13 +97,13 @@ export const oauthRoutes =
       [resourceMetadataPath(''), 'getProtectedResourceMetadata'],
       [resourceMetadataPath(new URL(oauth.resource).pathname), 'getMcpProtectedResourceMetadata'],
     ] as const) {
-      app.get(url, { config: { access: open }, schema: { tags, operationId, summary: 'OAuth protected-resource metadata of the MCP endpoint (RFC 9728)', response: { 200: ResourceMetadata } } }, async (_request, reply) =>
+      app.get(url, { config: { access: open }, schema: { tags, operationId, summary: 'OAuth protected-resource metadata of the MCP endpoint (RFC 9728)', description: 'For MCP clients, no key: where the MCP endpoint gets its access tokens (the authorization server) and which scopes it knows. A 401 from /mcp points here.', response: { 200: ResourceMetadata } } }, async (_request, reply) =>
         reply.headers(cached).send(resourceMetadata),
       );
     }
     app.get(
       '/.well-known/oauth-authorization-server',
-      { config: { access: open }, schema: { tags, operationId: 'getAuthorizationServerMetadata', summary: 'OAuth authorization server metadata (RFC 8414)', response: { 200: ServerMetadata } } },
+      { config: { access: open }, schema: { tags, operationId: 'getAuthorizationServerMetadata', summary: 'OAuth authorization server metadata (RFC 8414)', description: "For MCP clients, no key: the addresses of Snip's OAuth authorization server (registration, authorization, token, revocation) and what it supports, such as the authorization code grant with PKCE (S256).", response: { 200: ServerMetadata } } },
       async (_request, reply) => reply.headers(cached).send(serverMetadata),
     );
 
@@ -113,14 +113,14 @@ export const oauthRoutes =
       const surfaceTags = [`connected applications (${surface})`];
       app.get(
         base,
-        { config: bind(ops.listConnections, surface), schema: { tags: surfaceTags, summary: 'The applications connected to the account by OAuth (MCP clients), newest first', response: { 200: Type.Object({ connections: Type.Array(Connection) }) } } },
+        { config: bind(ops.listConnections, surface), schema: { tags: surfaceTags, summary: 'The applications connected to the account by OAuth (MCP clients), newest first', description: 'Lists the applications (MCP clients) the account let in through OAuth, newest first, with the scopes each was given and when its access ends. Any plan may call it.', response: { 200: Type.Object({ connections: Type.Array(Connection) }) } } },
         async (request) => ({ connections: await oauth.connections(callerOf(request)) }),
       );
       app.delete(
         `${base}/:id`,
         {
           config: bind(ops.disconnect, surface),
-          schema: { tags: surfaceTags, summary: 'Disconnect an application: its tokens stop working at once', params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) }), response: { 200: SuccessMessage, ...errorResponses(404) } },
+          schema: { tags: surfaceTags, summary: 'Disconnect an application: its tokens stop working at once', description: "Takes back an application's access to the account: its access and refresh tokens stop working at once, and it must be authorized again to return.", params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) }), response: { 200: SuccessMessage, ...errorResponses(404) } },
         },
         async (request) => {
           await oauth.disconnect(callerOf(request), request.params.id);

@@ -52,6 +52,7 @@ export const qrRoutes =
           tags,
           operationId: 'getQrCode',
           summary: 'QR code PNG of a short link',
+          description: "For anyone, no key: a PNG of the QR code of a short URL, drawn with its owner's QR defaults unless the query sets size, colours, margin or error correction. Cached by ETag.",
           params: Type.Object({ shortCode: Type.String({ pattern: CODE_PATTERN.source }) }),
           querystring: ImageQuery,
           response: imageResponses,
@@ -68,6 +69,7 @@ export const qrRoutes =
           tags,
           operationId: 'getNamespacedQrCode',
           summary: 'QR code PNG of a namespaced short link',
+          description: 'The same as /api/qr/{shortCode} for a <prefix>/<slug> link.',
           params: Type.Object({ prefix: Type.String(), slug: Type.String() }),
           querystring: ImageQuery,
           response: imageResponses,
@@ -87,7 +89,7 @@ export const qrRoutes =
 
       app.get(
         base,
-        { config: bind(ops.settings, surface), schema: { tags: settingsTags, summary: "The account's QR defaults (the built-in ones until saved)", response: { 200: QrSettings } } },
+        { config: bind(ops.settings, surface), schema: { tags: settingsTags, summary: "The account's QR defaults (the built-in ones until saved)", description: "Answers the colours, size, margin and error correction the QR codes of the caller's links are drawn with when a request does not set them.", response: { 200: QrSettings } } },
         async (request) => qr.settings(callerOf(request)),
       );
 
@@ -98,6 +100,7 @@ export const qrRoutes =
           schema: {
             tags: settingsTags,
             summary: "Change the account's QR defaults; fields not given keep their value",
+            description: "Changes the defaults the QR codes of the caller's links are drawn with; fields not sent keep their value. Images drawn from now on use them, under new ETags.",
             body: SettingsBody,
             response: { 200: QrSettings, ...errorResponses(400) },
           },

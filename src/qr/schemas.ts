@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { DateTime, Nullable, StringEnum } from '../http/schemas.js';
 import { DEFAULT_OPTIONS, ERROR_CORRECTION_LEVELS, HEX_COLOR_PATTERN, MAX_MARGIN, MAX_SIZE, MIN_MARGIN, MIN_SIZE } from './rules.js';
+import { named } from '../http/schema-names.js';
 
 // The schemas carry the same limits as the service's rules, for the OpenAPI document and so a bad query fails
 // before any database work; the codes come out the same either way (INVALID_SIZE, INVALID_COLOR, ...).
@@ -23,14 +24,14 @@ export const ImageQuery = Type.Object({
   ecc: Type.Optional(Level(`Error correction level (default ${DEFAULT_OPTIONS.errorCorrection})`)),
 });
 
-export const QrSettings = Type.Object({
+export const QrSettings = named('QrSettings', "The account's QR defaults", Type.Object({
   color: Type.String(),
   bgColor: Type.String(),
   size: Type.Integer(),
   errorCorrection: Level('Error correction level'),
   margin: Type.Integer(),
   updatedAt: Nullable(DateTime('Null until the settings are first saved')),
-});
+}));
 
 /** A change of the saved settings: REST's body and the update_qr_settings tool's arguments. */
 export const SettingsBody = Type.Object(

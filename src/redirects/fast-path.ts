@@ -6,6 +6,7 @@ import { clientAddressOf } from '../http/trust-proxy.js';
 import { CODE_PATTERN } from '../links/rules.js';
 import { isLoopbackHost } from '../net/hostname.js';
 import { hostnameOf } from '../http/hosts.js';
+import { REDIRECT_CACHE_CONTROL } from './cache-control.js';
 import type { CustomHosts } from './routes.js';
 import type { RedirectService } from './service.js';
 
@@ -21,7 +22,7 @@ const HOSTS_REMEMBERED = 1_000;
 
 /**
  * The redirect's fast path: `GET`/`HEAD /{code}` for a link the redirect cache holds, on a host the domain map knows, decided
- * by the same `RedirectService` code as the Fastify route (`decideCached`) and answered with the same 302 before
+ * by the same `RedirectService` code as the Fastify route (`decideCached`) and answered with the same redirect before
  * Fastify routes the request, so a redirect costs what the answer needs and no more. Anything else — an
  * uncached link, a host the domain map has not read yet, a page instead of a redirect, a blocked address, a server shutting down —
  * answers false and goes to Fastify, which handles it as before.
@@ -54,8 +55,8 @@ export function fastRedirects(redirects: RedirectService, options: FastPathOptio
   };
 
   const answer = (response: ServerResponse, location: string) => {
-    // What Fastify's reply.redirect answers: the status, the Location and an empty body.
-    response.writeHead(options.status, { location, 'content-length': '0' });
+    // What the route answers: the status, the Location, no caching (src/redirects/cache-control.ts) and an empty body.
+    response.writeHead(options.status, { location, 'cache-control': REDIRECT_CACHE_CONTROL, 'content-length': '0' });
     response.end();
   };
 

@@ -13,6 +13,8 @@ import type { ActiveDomain } from '../domains/service.js';
 import type { RedirectService } from './service.js';
 import { normalHostname } from '../net/hostname.js';
 import type { AddressLimits } from '../access/address-limits.js';
+import { errorResponses } from '../http/schemas.js';
+import { REDIRECT_CACHE_CONTROL } from './cache-control.js';
 
 const tags = ['redirect'];
 const queryOf = (url: string): string => {
@@ -21,14 +23,39 @@ const queryOf = (url: string): string => {
 };
 // The hot path skips the per-request child logger; its rare log lines carry no request id.
 const childLoggerFactory = (logger: FastifyBaseLogger) => logger;
-const htmlPage = (description: string) => ({ description, content: { 'text/html': { schema: { type: 'string' } } } });
+/** The headers every answer of the redirect path carries, as the OpenAPI describes them. */
+const NOT_STORED = {
+  'cache-control': {
+    type: 'string',
+    enum: [REDIRECT_CACHE_CONTROL],
+    description: 'No browser or proxy may keep the answer, whatever its status: every visit reaches Snip, is counted, and sees a change to the link at once',
+  },
+};
+const redirectTo = (description: string, location = "The link's destination (a CPA partner link's with its snip_cid)") => ({
+  description,
+  type: 'null',
+  headers: { location: { type: 'string', description: location }, ...NOT_STORED },
+});
+const htmlPage = (description: string) => ({ description, headers: NOT_STORED, content: { 'text/html': { schema: { type: 'string' } } } });
+/** A custom domain's own not-found page may be a redirect, always a 302 (src/domains). */
+const DOMAIN_MISS = 'on a custom domain whose not-found page is a redirect, an unknown link there redirects to that page';
 const responses = (status: RedirectStatus) => ({
-  [status]: { description: 'Redirect to the destination (Location header)', type: 'null' },
+  200: htmlPage('With a trailing +: the preview page; for a destination scanned unsafe: a warning page instead of the redirect; for a link with a click cap (maxClicks), to HEAD and bots: a page without the destination; for an iPhone or Android visitor of a link with app targets (appLinks): a page that opens the app, else the store, both with snip_sid'),
+  ...(status === 302 ? {} : { 302: redirectTo(`A redirect to a custom domain's not-found page: ${DOMAIN_MISS}`, "The custom domain's not-found page") }),
+  [status]: redirectTo(
+    `The redirect to the link's destination, with the status the server's REDIRECT_STATUS sets (301, 302, 303, 307 or 308; ${status} on this server)${status === 302 ? `; also ${DOMAIN_MISS}` : ''}`,
+    status === 302 ? "The link's destination (a CPA partner link's with its snip_cid), or the custom domain's not-found page" : undefined,
+  ),
   404: htmlPage('Unknown link, or not active yet'),
   410: htmlPage('Expired, or the click limit was reached'),
+  ...errorResponses(429),
   451: htmlPage("The link blocks visitors from the visitor's country"),
-  200: htmlPage('With a trailing +: the preview page; for a destination scanned unsafe: a warning page instead of the redirect; for a link with a click cap (maxClicks), to HEAD and bots: a page without the destination; for an iPhone or Android visitor of a link with app targets (appLinks): a page that opens the app, else the store, both with snip_sid'),
 });
+const DESCRIPTION =
+  'What a visitor opening a short link gets. HEAD answers as GET does, without a body, and is never counted as a click. ' +
+  'The redirect\'s status is REDIRECT_STATUS (302 unless the operator set 301, 303, 307 or 308); no answer may be cached (Cache-Control: ' +
+  `${REDIRECT_CACHE_CONTROL}), so a permanent status does not let a browser skip later visits. An address whose requests for unknown links ` +
+  'exceed PUBLIC_REQUESTS_PER_MINUTE gets 429 with Retry-After.';
 
 /** GET and HEAD /{code} and /{prefix}/{slug}. HEAD redirects too but never counts as a click (nor reads a capped link). */
 /** The `+` preview page of a link, as HTML; throws the links' 404 for an unknown one. */
@@ -67,7 +94,7 @@ export const redirectRoutes =
       const outcome = key ? await redirects.visit(key, visitor, domain?.hostname ?? null) : { kind: 'not_found' as const };
       if (outcome.kind === 'redirect') return reply.redirect(outcome.url, status);
       if (outcome.kind === 'app') {
-        return reply.header('content-security-policy', APP_PAGE_POLICY).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(appPage(outcome.deepLink, outcome.storeUrl));
+        return reply.header('content-security-policy', APP_PAGE_POLICY).type('text/html; charset=utf-8').send(appPage(outcome.deepLink, outcome.storeUrl));
       }
       // A miss cost a lookup and tells a code is free: misses spend the address's budget, hits never do.
       if (outcome.kind === 'not_found') await limits.admit(request.ip);
@@ -76,8 +103,7 @@ export const redirectRoutes =
       const page = missPage(outcome.kind);
       return html(reply, page.status, page.html);
     };
-    const html = (reply: FastifyReply, code: number, body: string) =>
-      reply.status(code).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(body);
+    const html = (reply: FastifyReply, code: number, body: string) => reply.status(code).type('text/html; charset=utf-8').send(body);
     /** `/{code}+` and `/{prefix}/{slug}+`: the preview instead of the redirect. */
     const showPreview = async (request: FastifyRequest, reply: FastifyReply, key: LinkKey | null) => {
       await limits.admit(request.ip);
@@ -94,14 +120,21 @@ export const redirectRoutes =
     app.get(
       '/:code',
       // A NUL (%00) cannot be in a code (CODE_PATTERN): such a URL is the 404 of any unknown code, with no database work.
-      { childLoggerFactory, config: { nulInUrl: 'own', hosts: 'custom-domains' }, schema: { tags, operationId: 'followShortLink', summary: 'Follow a short link', params: Type.Object({ code: Type.String() }), response: responses(status) } },
+      {
+        childLoggerFactory,
+        // Snip's own names (/api, /docs, ...) are no short links: another method there is a 404, not a 405 (src/http/methods.ts).
+        config: { nulInUrl: 'own', hosts: 'custom-domains', errors: ['RATE_LIMITED'], servesPath: ({ code }) => code === undefined || !isReservedPath(code) },
+        schema: { tags, operationId: 'followShortLink', summary: 'Follow a short link', description: DESCRIPTION, params: Type.Object({ code: Type.String() }), response: responses(status) },
+      },
       async (request, reply) => {
         const { code } = request.params;
+        if (isReservedPath(code)) return reply.callNotFound();
+        // Whatever follows (a redirect, a page, a 429), no cache keeps it: src/redirects/cache-control.ts.
+        reply.header('cache-control', REDIRECT_CACHE_CONTROL);
         if (code.endsWith('+')) {
           const bare = code.slice(0, -1);
           return showPreview(request, reply, CODE_PATTERN.test(bare) ? { code: bare } : null);
         }
-        if (isReservedPath(code)) return reply.callNotFound();
         return answer(request, reply, CODE_PATTERN.test(code) ? { code } : null);
       },
     );
@@ -110,12 +143,13 @@ export const redirectRoutes =
       '/:prefix/:slug',
       {
         childLoggerFactory,
-        config: { nulInUrl: 'own', hosts: 'custom-domains' },
-        schema: { tags, operationId: 'followNamespacedShortLink', summary: 'Follow a namespaced short link', params: Type.Object({ prefix: Type.String(), slug: Type.String() }), response: responses(status) },
+        config: { nulInUrl: 'own', hosts: 'custom-domains', errors: ['RATE_LIMITED'], servesPath: ({ prefix }) => prefix === undefined || !isReservedPath(prefix) },
+        schema: { tags, operationId: 'followNamespacedShortLink', summary: 'Follow a namespaced short link', description: DESCRIPTION, params: Type.Object({ prefix: Type.String(), slug: Type.String() }), response: responses(status) },
       },
       async (request, reply) => {
         const { prefix, slug } = request.params;
         if (isReservedPath(prefix)) return reply.callNotFound();
+        reply.header('cache-control', REDIRECT_CACHE_CONTROL);
         // No slug or prefix holds a NUL, and no database could look one up: the 404 of an unknown link.
         const stored = !prefix.includes('\u0000') && !slug.includes('\u0000');
         if (slug.endsWith('+')) return showPreview(request, reply, stored && slug.length > 1 ? { namespace: prefix.toLowerCase(), slug: slug.slice(0, -1) } : null);

@@ -6,6 +6,7 @@ import { errorResponses, Nullable, StringEnum } from '../http/schemas.js';
 import { clearSessionCookie, sessionTokenOf, setSessionCookie } from './cookie.js';
 import { PASSWORD_MAX_LENGTH } from './passwords.js';
 import type { SessionsService, SignedIn } from './service.js';
+import { named } from '../http/schema-names.js';
 
 const tags = ['dashboard sessions'];
 const Credentials = Type.Object({
@@ -13,10 +14,10 @@ const Credentials = Type.Object({
   // Longer than the rules allow, so an over-long password gets the rule's message rather than a schema's.
   password: Type.String({ maxLength: PASSWORD_MAX_LENGTH * 4 }),
 });
-const SessionAnswer = Type.Object({
+const SessionAnswer = named('Session', 'The signed-in account and the CSRF token of its session', Type.Object({
   account: Type.Object({ id: Type.String(), email: Type.String(), tier: StringEnum(TIERS), namespace: Nullable(Type.String()) }),
   csrfToken: Type.String({ description: 'Send it as X-CSRF-Token with every state-changing request this session makes' }),
-});
+}));
 
 /**
  * The dashboard's sign-in: a session cookie for a browser, which then calls the same REST operations as a key
@@ -36,7 +37,7 @@ export const sessionRoutes =
       '/api/auth/sign-up',
       {
         config: { access: open, errors: ['INVALID_EMAIL', 'INVALID_PASSWORD', 'EMAIL_TAKEN', 'SIGNUP_CLOSED', 'TOO_MANY_SIGN_IN_ATTEMPTS'] },
-        schema: { tags, operationId: 'signUp', summary: 'Create a Free account with a password and sign in (sets the session cookie)', body: Credentials, response: { 201: SessionAnswer, ...errorResponses(400, 403, 409, 429) } },
+        schema: { tags, operationId: 'signUp', summary: 'Create a Free account with a password and sign in (sets the session cookie)', description: 'For the dashboard, no key: opens a Free account and signs it in, setting the session cookie. Refused when the operator has closed sign-ups.', body: Credentials, response: { 201: SessionAnswer, ...errorResponses(400, 403, 409, 429) } },
       },
       async (request, reply) => {
         const signedIn = await sessions.signUp(request.body, request.ip);
@@ -49,7 +50,7 @@ export const sessionRoutes =
       '/api/auth/sign-in',
       {
         config: { access: open, errors: ['BAD_CREDENTIALS', 'TOO_MANY_SIGN_IN_ATTEMPTS'] },
-        schema: { tags, operationId: 'signIn', summary: 'Sign in with email and password (sets the session cookie)', body: Credentials, response: { 200: SessionAnswer, ...errorResponses(401, 429) } },
+        schema: { tags, operationId: 'signIn', summary: 'Sign in with email and password (sets the session cookie)', description: 'For the dashboard, no key: signs in with email and password and sets the session cookie. Repeated failures lock further attempts for a while.', body: Credentials, response: { 200: SessionAnswer, ...errorResponses(401, 429) } },
       },
       async (request, reply) => {
         const signedIn = await sessions.signIn(request.body, request.ip);
@@ -62,7 +63,7 @@ export const sessionRoutes =
       '/api/auth/session',
       {
         config: { access: open, errors: ['SESSION_REQUIRED'] },
-        schema: { tags, operationId: 'getSession', summary: "The signed-in account and the session's CSRF token", response: { 200: SessionAnswer, ...errorResponses(401) } },
+        schema: { tags, operationId: 'getSession', summary: "The signed-in account and the session's CSRF token", description: 'For the dashboard: answers who the session cookie signs in, and the CSRF token its state-changing requests must send as X-CSRF-Token.', response: { 200: SessionAnswer, ...errorResponses(401) } },
       },
       async (request) => {
         const token = sessionTokenOf(request);
@@ -76,7 +77,7 @@ export const sessionRoutes =
       '/api/auth/sign-out',
       {
         config: { access: open, errors: ['CSRF_TOKEN_INVALID'] },
-        schema: { tags, operationId: 'signOut', summary: 'End this session (clears the cookie)', response: { 200: Type.Object({ success: Type.Boolean() }), ...errorResponses(403) } },
+        schema: { tags, operationId: 'signOut', summary: 'End this session (clears the cookie)', description: 'For the dashboard: ends the session of the cookie sent (its CSRF token is needed) and clears the cookie. Without a session it just clears the cookie.', response: { 200: Type.Object({ success: Type.Boolean() }), ...errorResponses(403) } },
       },
       async (request, reply) => {
         const token = sessionTokenOf(request);
@@ -97,6 +98,7 @@ export const sessionRoutes =
           tags,
           operationId: 'changePassword',
           summary: "Change the signed-in account's password; every other session ends and this one is renewed",
+          description: "For the dashboard: changes the signed-in account's password, given the current one. Every other session of the account ends; this one gets a new cookie and CSRF token.",
           body: Type.Object({ currentPassword: Type.String({ maxLength: PASSWORD_MAX_LENGTH * 4 }), newPassword: Type.String({ maxLength: PASSWORD_MAX_LENGTH * 4 }) }),
           response: { 200: SessionAnswer, ...errorResponses(400, 401, 403, 429) },
         },

@@ -24,6 +24,7 @@ export const tagRoutes =
           schema: {
             tags: groups,
             summary: 'Tag a link (at most 20 tags); a tag it already has, in any case, changes nothing',
+            description: "Adds a tag to one of the caller's links, as written; a tag the link has already, in any case, changes nothing. Tags are made by use: there is no list of tags to keep.",
             params: LinkTagParams,
             body: AddTagBody,
             response: { 200: LinkTagsResult, ...errorResponses(400, 403, 404) },
@@ -39,6 +40,7 @@ export const tagRoutes =
           schema: {
             tags: groups,
             summary: 'Take a tag (any case) off a link',
+            description: "Removes a tag from one of the caller's links, whatever its case; a tag no link carries any more is gone from the list of tags.",
             params: LinkTagOneParams,
             response: { 200: LinkTagsResult, ...errorResponses(400, 403, 404) },
           },
@@ -48,7 +50,7 @@ export const tagRoutes =
 
       app.get(
         s.tags,
-        { config: bind(ops.list, s.surface), schema: { tags: groups, summary: "The caller's tags with the number of links carrying each", response: { 200: TagList } } },
+        { config: bind(ops.list, s.surface), schema: { tags: groups, summary: "The caller's tags with the number of links carrying each", description: "Lists every tag on the caller's links with how many links carry it, to filter the link list by one.", response: { 200: TagList } } },
         async (request) => tags.list(callerOf(request)),
       );
     }

@@ -5,7 +5,7 @@ import { errorResponses, Nullable } from '../http/schemas.js';
 import { TRUST_OPERATIONS as ops } from './operations.js';
 import type { TrustService } from './service.js';
 
-const TrustScoreBody = Type.Object({
+export const TrustScoreBody = Type.Object({
   short: Type.String({ description: 'Short code' }),
   destination: Nullable(Type.String({ description: 'The destination; null for a link with a click cap (maxClicks)' })),
   trustScore: Nullable(Type.Integer({ minimum: 0, maximum: 100, description: '80-100 safe, 40-79 warning, 0-39 unsafe; null before the scan' })),
@@ -27,6 +27,7 @@ export const linkScanRoutes =
         schema: {
           tags: ['trust (B)'],
           summary: "A link's trust score (public)",
+          description: "For anyone, no key: how safe a short link's destination looks (0-100, and safe, warning or unsafe), from the scans run when it was made or re-pointed, and the threats found. Null before the first scan.",
           params: Type.Object({ short: Type.String({ description: 'The short code (or the URL-encoded prefix%2Fslug)' }) }),
           response: { 200: TrustScoreBody, ...errorResponses(404, 500) },
         },

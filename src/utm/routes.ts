@@ -17,7 +17,7 @@ export const utmTemplateRoutes =
     for (const { surface, base } of SURFACES) {
       const tags = [`utm templates (${surface})`];
 
-      app.get(base, { config: bind(ops.list, surface), schema: { tags, summary: "The caller's UTM templates, oldest first", response: { 200: UtmTemplateList } } }, async (request) =>
+      app.get(base, { config: bind(ops.list, surface), schema: { tags, summary: "The caller's UTM templates, oldest first", description: "Lists the caller's UTM templates: named sets of utm_source, utm_medium, utm_campaign, utm_term and utm_content that a new link's destination can be given.", response: { 200: UtmTemplateList } } }, async (request) =>
         templates.list(callerOf(request)),
       );
 
@@ -25,7 +25,7 @@ export const utmTemplateRoutes =
         base,
         {
           config: bind(ops.create, surface),
-          schema: { tags, summary: 'Create a UTM template', body: CreateUtmTemplateBody, response: { 201: UtmTemplateObject, ...errorResponses(400, 409) } },
+          schema: { tags, summary: 'Create a UTM template', description: 'Saves a named set of utm_* values; a link created with its id (utmTemplateId) gets them on its destination. Names are unique in the account, ignoring case.', body: CreateUtmTemplateBody, response: { 201: UtmTemplateObject, ...errorResponses(400, 409) } },
         },
         async (request, reply) => reply.status(201).send(await templates.create(callerOf(request), request.body)),
       );
@@ -37,6 +37,7 @@ export const utmTemplateRoutes =
           schema: {
             tags,
             summary: 'Delete a UTM template; links made with it keep their destinations',
+            description: "Deletes one of the caller's UTM templates; links made with it keep the utm_* parameters it gave them.",
             params: UtmTemplateParams,
             response: { 200: SuccessMessage, ...errorResponses(404) },
           },

@@ -1,13 +1,14 @@
 import { Type } from '@sinclair/typebox';
 import { DateTime, Nullable } from '../http/schemas.js';
 import { TEMPLATE_NAME_MAX, UTM_VALUE_MAX } from './rules.js';
+import { named } from '../http/schema-names.js';
 
 const value = (param: string) => Nullable(Type.String({ description: `The ${param} value; null when the template leaves it alone` }));
 // Lengths are checked by the service after trimming, so the schemas only say what they are.
 const valueIn = (param: string) =>
   Type.Optional(Nullable(Type.String({ description: `The ${param} value, 1-${UTM_VALUE_MAX} characters after trimming; absent or null: not set` })));
 
-export const UtmTemplateObject = Type.Object({
+export const UtmTemplateObject = named('UtmTemplate', 'A UTM template: utm_* values for destinations', Type.Object({
   id: Type.String(),
   name: Type.String(),
   utmSource: value('utm_source'),
@@ -16,7 +17,7 @@ export const UtmTemplateObject = Type.Object({
   utmTerm: value('utm_term'),
   utmContent: value('utm_content'),
   createdAt: DateTime(),
-});
+}));
 
 export const UtmTemplateList = Type.Object({ templates: Type.Array(UtmTemplateObject, { description: 'Oldest first' }) });
 

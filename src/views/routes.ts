@@ -17,7 +17,7 @@ export const savedViewRoutes =
     for (const { surface, base } of SURFACES) {
       const tags = [`saved views (${surface})`];
 
-      app.get(base, { config: bind(ops.list, surface), schema: { tags, summary: "The caller's saved views, oldest first", response: { 200: SavedViewList } } }, async (request) =>
+      app.get(base, { config: bind(ops.list, surface), schema: { tags, summary: "The caller's saved views, oldest first", description: "Lists the caller's saved views: filters of the link list (folder, tag, domain, search) kept under a name, oldest first.", response: { 200: SavedViewList } } }, async (request) =>
         views.list(callerOf(request)),
       );
 
@@ -28,6 +28,7 @@ export const savedViewRoutes =
           schema: {
             tags,
             summary: 'Save a link-list filter under a name; list by it with ?view=<id> on the link list',
+            description: "Saves a filter of the link list under a name; the link list applies it with ?view=<id>, and filters given beside it replace the view's own.",
             body: CreateSavedViewBody,
             response: { 201: SavedViewObject, ...errorResponses(400, 404, 409) },
           },
@@ -42,6 +43,7 @@ export const savedViewRoutes =
           schema: {
             tags,
             summary: 'Rename a view or replace its filters; only the fields sent change',
+            description: "Renames one of the caller's saved views, or replaces its filters as a whole.",
             params: SavedViewParams,
             body: UpdateSavedViewBody,
             response: { 200: SavedViewObject, ...errorResponses(400, 404, 409) },
@@ -52,7 +54,7 @@ export const savedViewRoutes =
 
       app.delete(
         `${base}/:id`,
-        { config: bind(ops.delete, surface), schema: { tags, summary: 'Delete a saved view; its links are untouched', params: SavedViewParams, response: { 200: SuccessMessage, ...errorResponses(404) } } },
+        { config: bind(ops.delete, surface), schema: { tags, summary: 'Delete a saved view; its links are untouched', description: "Deletes one of the caller's saved views; no link changes.", params: SavedViewParams, response: { 200: SuccessMessage, ...errorResponses(404) } } },
         async (request) => {
           await views.delete(callerOf(request), request.params.id);
           return { success: true, message: 'Saved view deleted' };

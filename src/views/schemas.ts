@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { DateTime } from '../http/schemas.js';
 import { SEARCH_MAX } from './filters.js';
 import { VIEW_NAME_MAX } from './service.js';
+import { named } from '../http/schema-names.js';
 
 const filterFields = {
   folderId: Type.Optional(Type.String({ description: "One of the caller's folders; `none`: the links in no folder" })),
@@ -11,7 +12,7 @@ const filterFields = {
 };
 
 /** The filters a view answers with: only the keys it has. */
-export const ViewFiltersOut = Type.Object(filterFields, { description: 'Every filter given applies' });
+export const ViewFiltersOut = named('ViewFilters', 'Every filter given applies', Type.Object(filterFields));
 
 /**
  * The filters a client sends. Checked by the service, strictly: unknown keys or non-string values are
@@ -22,13 +23,13 @@ const ViewFiltersIn = Type.Unsafe<Record<string, unknown>>({
   description: `Only ${Object.keys(filterFields).join(', ')}, each a string (see the view object's filters); {} lists every link`,
 });
 
-export const SavedViewObject = Type.Object({
+export const SavedViewObject = named('SavedView', 'A saved view: link-list filters under a name', Type.Object({
   id: Type.String(),
   name: Type.String(),
   filters: ViewFiltersOut,
   createdAt: DateTime(),
   updatedAt: DateTime(),
-});
+}));
 
 export const SavedViewList = Type.Object({ views: Type.Array(SavedViewObject, { description: 'Oldest first' }) });
 

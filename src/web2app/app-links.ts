@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { errors } from '../errors.js';
 import { Nullable } from '../http/schemas.js';
 import { checkDestination, MAX_URL_LENGTH } from '../links/rules.js';
+import { named } from '../http/schema-names.js';
 
 export type Platform = 'ios' | 'android';
 export const PLATFORMS: readonly Platform[] = ['ios', 'android'];
@@ -94,17 +95,27 @@ const targetFields = {
   deepLink: Type.String({ description: 'Universal/app link (https) or custom-scheme URL (myapp://path); javascript:, data: and kin are refused' }),
   storeUrl: Type.String({ description: 'The store page (http or https) for visitors without the app' }),
 };
-const IosTarget = Type.Object(targetFields, { additionalProperties: false });
-const AndroidTarget = Type.Object(
-  { ...targetFields, package: Type.Optional(Type.String({ description: 'Application id, such as com.example.app' })) },
-  { additionalProperties: false },
+const IosTarget = named(
+  'IosAppTarget',
+  'Where an iPhone visitor goes: the app, or its store page when the app is not installed',
+  Type.Object(targetFields, { additionalProperties: false }),
+);
+const AndroidTarget = named(
+  'AndroidAppTarget',
+  'Where an Android visitor goes: the app, or its store page when the app is not installed',
+  Type.Object({ ...targetFields, package: Type.Optional(Type.String({ description: 'Application id, such as com.example.app' })) }, { additionalProperties: false }),
 );
 
 /** The `appLinks` of a link's input: checked by `checkAppLinks` too, for surfaces whose input skips this schema. */
-export const AppLinksInput = Type.Object(
-  { ios: Type.Optional(IosTarget), android: Type.Optional(AndroidTarget) },
-  { additionalProperties: false, minProperties: 1, description: 'Web2app (Pro and above): iPhone and Android visitors are sent to the app, with the store as fallback; null removes them' },
+export const AppLinksInput = named(
+  'AppLinksInput',
+  'Web2app (Pro and above): iPhone and Android visitors are sent to the app, with the store as fallback; null removes them',
+  Type.Object({ ios: Type.Optional(IosTarget), android: Type.Optional(AndroidTarget) }, { additionalProperties: false, minProperties: 1 }),
 );
 
 /** The `appLinks` of a link's JSON: null when the link has none. */
-export const AppLinksOutput = Nullable(Type.Object({ ios: Type.Optional(IosTarget), android: Type.Optional(AndroidTarget) }));
+export const AppLinksOutput = named(
+  'AppLinks',
+  "The link's app targets (web2app); null when it has none",
+  Nullable(Type.Object({ ios: Type.Optional(IosTarget), android: Type.Optional(AndroidTarget) })),
+);

@@ -41,13 +41,13 @@ export const web2appRoutes =
         `${base}/:id/claim`,
         {
           config: bind(ops.claim, surface),
-          schema: { tags, summary: 'The installed app claims its session, once (deferred deep linking); no key: the id is the secret', params: Params, response: { 200: ClaimedSession, ...errorResponses(404, 409) } },
+          schema: { tags, summary: 'The installed app claims its session, once (deferred deep linking); no key: the id is the secret', description: 'For the app, no key: once installed from the store and opened, it claims the visit that sent its user there and learns the deep link and parameters to open. The session id is the secret; a session is claimed once and lasts 24 hours.', params: Params, response: { 200: ClaimedSession, ...errorResponses(404, 409) } },
         },
         async (request) => web2app.claim(request.params.id),
       );
       app.get(
         `${base}/:id`,
-        { config: bind(ops.get, surface), schema: { tags, summary: "A session of one of the caller's links", params: Params, response: { 200: SessionObject, ...errorResponses(404) } } },
+        { config: bind(ops.get, surface), schema: { tags, summary: "A session of one of the caller's links", description: "Answers a deferred deep-linking session of one of the caller's links: its platform, whether the app claimed it and when. Pro and above.", params: Params, response: { 200: SessionObject, ...errorResponses(404) } } },
         async (request) => web2app.get(callerOf(request), request.params.id),
       );
     }

@@ -5,8 +5,9 @@ import { DateTime, errorResponses, Nullable, Pagination, SuccessMessage } from '
 import { WEBHOOK_EVENTS } from './events.js';
 import { WEBHOOK_OPERATIONS as ops } from './operations.js';
 import type { WebhookService } from './service.js';
+import { named } from '../http/schema-names.js';
 
-const WebhookObject = Type.Object({
+export const WebhookObject = named('Webhook', 'A webhook: an endpoint and the events it is sent', Type.Object({
   id: Type.String(),
   url: Type.String({ description: 'HTTPS endpoint receiving POST requests' }),
   name: Type.String(),
@@ -15,12 +16,14 @@ const WebhookObject = Type.Object({
   createdAt: DateTime(),
   lastDeliveryAt: Nullable(DateTime()),
   lastStatus: Nullable(Type.Integer({ description: "The receiver's HTTP status at the last attempt; null when none came" })),
-});
+}));
 
-const Created = Type.Object({
+export const CreatedWebhook = Type.Object({
   ...WebhookObject.properties,
   secret: Type.String({ description: 'Signing secret for X-Snip-Signature; shown only in this response' }),
 });
+
+export const WebhookList = Type.Object({ webhooks: Type.Array(WebhookObject), limit: Nullable(Type.Integer()) });
 
 const Events = Type.Array(Type.String(), { description: `Full event names: ${WEBHOOK_EVENTS.join(', ')}` });
 
@@ -53,7 +56,7 @@ const Delivery = Type.Object({
   finishedAt: Nullable(DateTime()),
 });
 
-const TestResult = Type.Object({
+export const TestResult = Type.Object({
   success: Type.Boolean(),
   statusCode: Type.Integer({ description: "The receiver's status; 0 when no answer came" }),
   durationMs: Type.Integer(),
@@ -72,7 +75,7 @@ export const webhookRoutes =
     ] as const) {
       const tags = [`webhooks (${surface})`];
 
-      app.get(base, { config: bind(ops.list, surface), schema: { tags, summary: "The caller's webhooks and the plan's maximum", response: { 200: Type.Object({ webhooks: Type.Array(WebhookObject), limit: Nullable(Type.Integer()) }) } } }, async (request) =>
+      app.get(base, { config: bind(ops.list, surface), schema: { tags, summary: "The caller's webhooks and the plan's maximum", description: "Lists the caller's webhooks with their events, state and last delivery, and how many webhooks the plan allows.", response: { 200: WebhookList } } }, async (request) =>
         webhooks.list(callerOf(request)),
       );
 
@@ -80,7 +83,7 @@ export const webhookRoutes =
         base,
         {
           config: bind(ops.create, surface),
-          schema: { tags, summary: 'Subscribe an endpoint to events', body: CreateBody, response: { 201: Created, ...errorResponses(400, 403) } },
+          schema: { tags, summary: 'Subscribe an endpoint to events', description: 'Subscribes an HTTPS endpoint to link events (link.created, link.click and others). Each delivery is signed with the secret in X-Snip-Signature; the secret is shown only in this answer.', body: CreateBody, response: { 201: CreatedWebhook, ...errorResponses(400, 403) } },
         },
         // The signing secret, once: no browser or proxy may keep it.
         async (request, reply) => reply.status(201).header('cache-control', 'no-store').send(await webhooks.create(callerOf(request), request.body)),
@@ -88,7 +91,7 @@ export const webhookRoutes =
 
       app.get(
         `${base}/:webhookId`,
-        { config: bind(ops.get, surface), schema: { tags, summary: 'One webhook', params: Params, response: { 200: WebhookObject, ...errorResponses(404) } } },
+        { config: bind(ops.get, surface), schema: { tags, summary: 'One webhook', description: "Answers one of the caller's webhooks: its endpoint, events, state and last delivery.", params: Params, response: { 200: WebhookObject, ...errorResponses(404) } } },
         async (request) => webhooks.get(callerOf(request), request.params.webhookId),
       );
 
@@ -96,14 +99,14 @@ export const webhookRoutes =
         `${base}/:webhookId`,
         {
           config: bind(ops.update, surface),
-          schema: { tags, summary: 'Change URL, events, name or enabled', params: Params, body: UpdateBody, response: { 200: WebhookObject, ...errorResponses(400, 404) } },
+          schema: { tags, summary: 'Change URL, events, name or enabled', description: "Changes one of the caller's webhooks: its endpoint, events, name, or whether it is enabled; only the fields sent change.", params: Params, body: UpdateBody, response: { 200: WebhookObject, ...errorResponses(400, 404) } },
         },
         async (request) => webhooks.update(callerOf(request), request.params.webhookId, request.body),
       );
 
       app.delete(
         `${base}/:webhookId`,
-        { config: bind(ops.delete, surface), schema: { tags, summary: 'Delete a webhook and its pending deliveries', params: Params, response: { 200: SuccessMessage, ...errorResponses(404) } } },
+        { config: bind(ops.delete, surface), schema: { tags, summary: 'Delete a webhook and its pending deliveries', description: "Deletes one of the caller's webhooks; the deliveries still waiting to be sent are dropped.", params: Params, response: { 200: SuccessMessage, ...errorResponses(404) } } },
         async (request) => {
           await webhooks.delete(callerOf(request), request.params.webhookId);
           return { success: true, message: 'Webhook deleted' };
@@ -112,7 +115,7 @@ export const webhookRoutes =
 
       app.post(
         `${base}/:webhookId/test`,
-        { config: bind(ops.test, surface), schema: { tags, summary: 'Send a signed test payload now', params: Params, response: { 200: TestResult, ...errorResponses(404) } } },
+        { config: bind(ops.test, surface), schema: { tags, summary: 'Send a signed test payload now', description: "Sends a signed test event to one of the caller's webhooks now, and answers the status the endpoint gave and how long it took, to check the endpoint and its signature check.", params: Params, response: { 200: TestResult, ...errorResponses(404) } } },
         async (request) => webhooks.test(callerOf(request), request.params.webhookId),
       );
 
@@ -123,6 +126,7 @@ export const webhookRoutes =
           schema: {
             tags,
             summary: 'The delivery log, newest first',
+            description: "Lists the deliveries of one of the caller's webhooks, a page at a time, newest first: the event, its state, the attempts made and the last answer, and when the next retry is due.",
             params: Params,
             querystring: Pagination,
             response: { 200: Type.Object({ deliveries: Type.Array(Delivery), limit: Type.Integer(), offset: Type.Integer() }), ...errorResponses(400, 404) },

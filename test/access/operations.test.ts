@@ -43,7 +43,7 @@ describe('operations bound by REST and MCP', () => {
         const access = policy.public ? [] : ['API_KEY_REQUIRED', 'RATE_LIMITED'];
         const expected = [...errors, ...(policy.minTier === 'any' ? [] : [policy.tierCode ?? 'TIER_REQUIRED']), ...access];
         for (const code of expected) if (!codes.includes(code)) problems.push(`${route.key} (${tool.name}) does not list ${code}`);
-        if (policy.public && route.security !== undefined) problems.push(`${route.key} (${tool.name}) asks for a key, but its operation is public`);
+        if (policy.public && (route.security ?? []).length > 0) problems.push(`${route.key} (${tool.name}) asks for a key, but its operation is public`);
         if (policy.minTier === 'any' && codes.some((c) => c === 'TIER_REQUIRED' || c === 'TIER_UPGRADE_REQUIRED')) problems.push(`${route.key} (${tool.name}) lists a plan refusal its operation never makes`);
       }
     }

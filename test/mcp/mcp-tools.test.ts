@@ -686,7 +686,8 @@ describe(`MCP webhook tools (${dialectName})`, () => {
     expect(JSON.parse(test!.body.toString('utf8'))).toMatchObject({ event: 'webhook.test', data: { webhookId: hook.id } });
     expect((await rest<Webhook>(t, pro, 'GET', `/api/v1/webhooks/${hook.id}`)).lastStatus).toBe(200);
 
-    expect(await ok(client, 'delete_webhook', { webhookId: hook.id })).toEqual({ success: true });
+    // REST's answer to the same delete.
+    expect(await ok(client, 'delete_webhook', { webhookId: hook.id })).toEqual({ success: true, message: 'Webhook deleted' });
     expect(await ok(client, 'list_webhooks')).toEqual({ webhooks: [], limit: 2 });
     expect(restCode(await t.as(pro, { method: 'GET', url: `/api/v1/webhooks/${hook.id}` }))).toBe('WEBHOOK_NOT_FOUND');
   });
@@ -1036,7 +1037,7 @@ describe(`MCP tag, UTM template and saved view tools (${dialectName})`, () => {
     expect(viaRest.long).toBe(expected);
     expect((await t.app.inject({ method: 'GET', url: `/${link.shortCode}` })).headers.location).toBe(expected);
 
-    expect(await ok(client, 'delete_utm_template', { templateId: template.id })).toEqual({ success: true, template });
+    expect(await ok(client, 'delete_utm_template', { templateId: template.id })).toEqual({ success: true, message: 'UTM template deleted', template });
     expect(await ok(client, 'list_utm_templates')).toEqual({ templates: [] });
     expect((await rest<LinkDetails>(t, pro, 'GET', linkUrl(link.shortCode))).long).toBe(expected);
   });
@@ -1087,7 +1088,7 @@ describe(`MCP tag, UTM template and saved view tools (${dialectName})`, () => {
     expect((await ok<{ links: LinkDetails[] }>(mine, 'list_links', { view: view.id })).links.map((l) => l.shortCode)).toEqual([promo.shortCode]);
     expect((await ok<View>(mine, 'update_saved_view', { viewId: view.id, name: 'Renamed only' })).filters).toEqual({ search: 'PROMO' });
 
-    expect(await ok(mine, 'delete_saved_view', { viewId: view.id })).toEqual({ success: true, view: expect.objectContaining({ id: view.id, name: 'Renamed only' }) });
+    expect(await ok(mine, 'delete_saved_view', { viewId: view.id })).toEqual({ success: true, message: 'Saved view deleted', view: expect.objectContaining({ id: view.id, name: 'Renamed only' }) });
     expect(await ok(mine, 'list_saved_views')).toEqual({ views: [] });
     await refused(mine, 'list_links', { view: view.id }, restCode(await t.as(user, { method: 'GET', url: `${LINKS_A}?view=${view.id}` })));
     await refused(mine, 'list_links', { view: view.id }, 'VIEW_NOT_FOUND');

@@ -19,8 +19,8 @@ const ALLOWED_HOSTS = 'snip.internal,10.0.0.5,[fd00::1]';
 const OWN = ['snip.test', 'SNIP.Test.', 'snip.test:8443', 'snip.internal', '10.0.0.5:3000', '[fd00:0:0::1]', 'localhost', 'localhost:3000', 'app.localhost', '127.0.0.1', '127.1.2.3:9', '[::1]:80'];
 const FOREIGN = ['evil.example.com', 'snip.test.evil.example', 'evil.example.com:80', '10.0.0.6'];
 const MALFORMED = ['a:b:c', 'x y', '[::1', 'snip.test:80:80', 'snip.test/x', '[::1]x', 'user@snip.test'];
-/** Routes the OpenAPI does not list: the authorization server, its pages, the dashboard and the API reference. */
-const UNLISTED = ['GET /oauth/authorize', 'POST /oauth/token', 'POST /oauth/register', 'GET /oauth/session/end', 'GET /oauth/interaction/x1', 'GET /app', 'GET /app/links', 'GET /docs/', 'GET /docs/json'];
+/** Routes the OpenAPI does not list: the authorization server, its pages, the dashboard, the API reference, MCP's preflight and refusals. */
+const UNLISTED = ['OPTIONS /mcp', 'GET /mcp', 'DELETE /mcp', 'GET /oauth/authorize', 'POST /oauth/token', 'POST /oauth/register', 'GET /oauth/session/end', 'GET /oauth/interaction/x1', 'GET /app', 'GET /app/links', 'GET /docs/', 'GET /docs/json'];
 const HEALTH = new Set(['GET /healthz', 'GET /readyz']);
 
 /** A route as a request: its parameters filled in, a JSON body where it takes one. */

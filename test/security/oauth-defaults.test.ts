@@ -46,8 +46,6 @@ describe(`OAuth: only what Snip documents is on (${dialectName})`, () => {
       ['GET', `/oauth/register/${id}`],
       ['PUT', `/oauth/register/${id}`],
       ['DELETE', `/oauth/register/${id}`],
-      ['POST', '/oauth/authorize'],
-      ['HEAD', '/oauth/authorize'],
       ['GET', '/oauth/.well-known/openid-configuration'],
       ['GET', '/.well-known/openid-configuration'],
       ['GET', '/oauth/interaction/abc/abort'],
@@ -57,6 +55,15 @@ describe(`OAuth: only what Snip documents is on (${dialectName})`, () => {
       const answer = await t.app.inject({ method: method as 'GET', url, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: method === 'GET' || method === 'HEAD' ? undefined : 'client_id=x' });
       expect(answer.statusCode, `${method} ${url}`).toBe(404);
       if (method !== 'HEAD') expect(answer.json<{ code: string }>().code, `${method} ${url}`).toBe('NOT_FOUND');
+      expect(answer.headers.location).toBeUndefined();
+    }
+    // The authorization endpoint serves GET only: another method there is 405 (src/http/methods.ts), and never reaches
+    // the library (whose POST would be a form_post authorization).
+    for (const method of ['POST', 'HEAD'] as const) {
+      const answer = await t.app.inject({ method, url: '/oauth/authorize', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: method === 'POST' ? 'client_id=x' : undefined });
+      expect(answer.statusCode, method).toBe(405);
+      expect(answer.headers.allow, method).toBe('GET');
+      if (method === 'POST') expect(answer.json()).toMatchObject({ error: 'invalid_request', code: 'METHOD_NOT_ALLOWED' });
       expect(answer.headers.location).toBeUndefined();
     }
     expect(await sessionRows(t)).toBe(0);

@@ -1,19 +1,10 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { api, ApiError, onSessionLost, setCsrfToken } from './api';
+import { ApiError, onSessionLost, setCsrfToken, snip, type Answer } from './api';
 
-export type Tier = 'free' | 'pro' | 'builder' | 'enterprise';
-
-export interface SessionAccount {
-  id: string;
-  email: string;
-  tier: Tier;
-  namespace: string | null;
-}
-
-interface SessionAnswer {
-  account: SessionAccount;
-  csrfToken: string;
-}
+/** The signed-in account and the session's CSRF token (sign-in, sign-up, a password change and the session answer alike). */
+type SessionAnswer = Answer<'/api/auth/session', 'get'>;
+export type SessionAccount = SessionAnswer['account'];
+export type Tier = SessionAccount['tier'];
 
 /** `byChoice`: this page signed out, rather than finding the session gone (signing in again then leads to the links). */
 type State = { status: 'loading' } | { status: 'signed-out'; byChoice?: boolean } | { status: 'signed-in'; account: SessionAccount };
@@ -47,7 +38,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const refresh = useCallback(async () => {
     try {
-      adopt(await api<SessionAnswer>('/api/auth/session'));
+      adopt(await snip.get('/api/auth/session'));
     } catch (error) {
       if (error instanceof ApiError && error.status === 401) forget();
       else throw error;
@@ -67,11 +58,11 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         if (state.status !== 'signed-in') throw new Error('No session');
         return state.account;
       },
-      signIn: async (email, password) => adopt(await api<SessionAnswer>('/api/auth/sign-in', { method: 'POST', body: { email, password } })),
-      signUp: async (email, password) => adopt(await api<SessionAnswer>('/api/auth/sign-up', { method: 'POST', body: { email, password } })),
+      signIn: async (email, password) => adopt(await snip.post('/api/auth/sign-in', { body: { email, password } })),
+      signUp: async (email, password) => adopt(await snip.post('/api/auth/sign-up', { body: { email, password } })),
       signOut: async () => {
         try {
-          await api('/api/auth/sign-out', { method: 'POST' });
+          await snip.post('/api/auth/sign-out');
         } finally {
           forget(true);
         }

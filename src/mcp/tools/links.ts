@@ -2,15 +2,36 @@ import { Type } from '@sinclair/typebox';
 import { args, tool } from '../tool.js';
 import { ANALYTICS_OPERATIONS } from '../../analytics/operations.js';
 import { LINK_OPERATIONS as ops } from '../../links/operations.js';
-import { MAX_INTEGER, Nullable } from '../../http/schemas.js';
+import { MAX_INTEGER, Nullable, SuccessMessage } from '../../http/schemas.js';
+import { LinkStats } from '../../analytics/schemas.js';
+import { CreatedLinkA, LinkDetailsA, PaginationOut } from '../../links/schemas.js';
 import { AppLinksInput } from '../../web2app/app-links.js';
 
 const nullableDate = (what: string) => Type.Optional(Nullable(args.dateTime(what)));
 const blockedCountries = Type.Array(Type.String(), { description: 'ISO 3166-1 alpha-2 codes whose visitors get a 451 page instead of the redirect' });
 
+/** A page of links: Description A's list answer (GET /api/v1/links), which list_agentlink_links answers too. */
+export const LinkPageA = Type.Object({ links: Type.Array(LinkDetailsA), pagination: PaginationOut });
+
+/** bulk_shorten's answer: per item, A's created link or the item's own refusal (REST's bulk counts differently). */
+const BulkAnswer = Type.Object({
+  total: Type.Integer(),
+  succeeded: Type.Integer(),
+  results: Type.Array(
+    Type.Object({
+      success: Type.Boolean(),
+      url: Type.String({ description: 'The item’s destination, as given' }),
+      link: Type.Optional(CreatedLinkA),
+      error: Type.Optional(Type.String()),
+      code: Type.Optional(Type.String({ description: 'Machine-readable reason, with error' })),
+    }),
+  ),
+});
+
 export const linkTools = [
   tool({
     name: 'shorten_url',
+    title: 'Shorten a URL',
     scope: 'links:write',
     description: 'Create a short link. Optional: a custom slug (Pro, under your namespace), expiry, click cap, activation time, custom domain, UTM template, app targets for phones (Pro).',
     operation: ops.create,
@@ -25,10 +46,12 @@ export const linkTools = [
       blockedCountries: Type.Optional(blockedCountries),
       appLinks: Type.Optional(Nullable(AppLinksInput)),
     },
+    output: LinkDetailsA,
     run: async ({ slug, ...input }, { core, caller }) => core.present.detailsA(await core.links.create(caller, { ...input, customSlug: slug })),
   }),
   tool({
     name: 'list_links',
+    title: 'List links',
     scope: 'links:read',
     description: 'List your short links, newest first, a page at a time; filter by folder, tag, domain, text or a saved view.',
     operation: ops.list,
@@ -41,6 +64,7 @@ export const linkTools = [
       search: Type.Optional(Type.String({ description: 'Substring of the destination, code or slug' })),
       view: Type.Optional(Type.String({ description: 'A saved view id whose filters apply' })),
     },
+    output: LinkPageA,
     run: async ({ limit, offset, ...filters }, { core, caller }) => {
       const page = await core.links.list(caller, { limit: limit ?? 20, offset: offset ?? 0, ...filters });
       return { links: page.links.map((l) => core.present.detailsA(l)), pagination: { limit: page.limit, offset: page.offset, hasMore: page.hasMore } };
@@ -48,14 +72,17 @@ export const linkTools = [
   }),
   tool({
     name: 'get_link',
+    title: 'Get a link',
     scope: 'links:read',
     description: 'Details of one of your short links: destination, clicks, expiry, click cap, folder, domain.',
     operation: ops.get,
     input: { shortPath: args.shortPath },
+    output: LinkDetailsA,
     run: async ({ shortPath }, { core, caller }) => core.present.detailsA(await core.links.get(caller, shortPath)),
   }),
   tool({
     name: 'update_link',
+    title: 'Update a link',
     scope: 'links:write',
     description: 'Change a link: destination, expiry, click cap, activation time or blocked countries. Only the fields given change; null clears one.',
     operation: ops.update,
@@ -68,14 +95,17 @@ export const linkTools = [
       blockedCountries: Type.Optional(Nullable(blockedCountries)),
       appLinks: Type.Optional(Nullable(AppLinksInput)),
     },
+    output: LinkDetailsA,
     run: async ({ shortPath, ...input }, { core, caller }) => core.present.detailsA(await core.links.update(caller, shortPath, input)),
   }),
   tool({
     name: 'delete_link',
+    title: 'Delete a link',
     scope: 'links:write',
     description: 'Delete a short link permanently (it stops redirecting; this cannot be undone).',
     operation: ops.delete,
     input: { shortPath: args.shortPath },
+    output: SuccessMessage,
     run: async ({ shortPath }, { core, caller }) => {
       const link = await core.links.delete(caller, shortPath);
       return { success: true, message: `Deleted ${core.present.shortUrl(link)}` };
@@ -83,6 +113,7 @@ export const linkTools = [
   }),
   tool({
     name: 'bulk_shorten',
+    title: 'Shorten URLs in bulk',
     scope: 'links:write',
     description: 'Create up to 50 short links at once (Builder plan and above). Each item succeeds or fails on its own.',
     operation: ops.bulkCreateA,
@@ -98,6 +129,7 @@ export const linkTools = [
         { minItems: 1, maxItems: 50, description: '1-50 links to create' },
       ),
     },
+    output: BulkAnswer,
     run: async ({ links }, { core, caller }) => {
       const items = links.map(({ slug, ...item }) => ({ ...item, ...(slug === undefined ? {} : { customSlug: slug }) }));
       const outcomes = await core.links.createMany(caller, items, { maxItems: 50 });
@@ -109,14 +141,17 @@ export const linkTools = [
   }),
   tool({
     name: 'get_recent_clicks',
+    title: 'Recent clicks on a link',
     scope: 'analytics:read',
     description: 'The most recent clicks on one of your links (up to 100): time, place, browser, OS, device, referrer.',
     operation: ANALYTICS_OPERATIONS.linkStats,
     input: { shortPath: args.shortPath, limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'How many, 1-100 (default 20)' })) },
+    // REST A's link statistics (GET /api/v1/links/{shortPath}/stats), the clicks cut to the limit.
+    output: LinkStats,
     run: async ({ shortPath, limit }, { core, caller }) => {
       const link = await core.analytics.ownedLink(caller, shortPath);
       const { totalClicks, clicks } = await core.analytics.recentClicks(link);
-      return { shortCode: link.code, totalClicks, clicks: clicks.slice(0, limit ?? 20) };
+      return { shortCode: link.code, fullPath: core.present.fullPath(link), totalClicks, clicks: clicks.slice(0, limit ?? 20) };
     },
   }),
 ];

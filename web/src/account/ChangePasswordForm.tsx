@@ -2,12 +2,12 @@ import { Button, Group, Paper, PasswordInput, Stack, Text, Title } from '@mantin
 import { notifications } from '@mantine/notifications';
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { api } from '../api';
+import { snip, type ApiErrorCode } from '../api';
 import { ErrorNotice, fieldError, isFormError } from '../components/ui';
-import { useSession, type SessionAccount } from '../session';
+import { useSession } from '../session';
 
-const CURRENT_CODES = ['WRONG_PASSWORD'];
-const NEW_CODES = ['INVALID_PASSWORD'];
+const CURRENT_CODES: ApiErrorCode[] = ['WRONG_PASSWORD'];
+const NEW_CODES: ApiErrorCode[] = ['INVALID_PASSWORD'];
 // Mantine names the eye button "Toggle password visibility": a name without "password" keeps label lookups unique.
 const toggle = { 'aria-label': 'Show or hide the characters' };
 
@@ -17,8 +17,7 @@ export function ChangePasswordForm() {
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
   const change = useMutation({
-    mutationFn: () =>
-      api<{ account: SessionAccount; csrfToken: string }>('/api/auth/password', { method: 'POST', body: { currentPassword: current, newPassword: next } }),
+    mutationFn: () => snip.post('/api/auth/password', { body: { currentPassword: current, newPassword: next } }),
     onSuccess: (answer) => {
       session.adopt(answer);
       setCurrent('');

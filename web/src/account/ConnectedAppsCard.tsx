@@ -2,20 +2,12 @@ import { Badge, Button, Code, Group, Paper, Stack, Text, Title } from '@mantine/
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
-import { api } from '../api';
+import { snip, type Answer } from '../api';
 import { ConfirmModal } from '../components/ConfirmModal';
 import { EmptyState, formatDateTime, Loading } from '../components/ui';
 import { LoadError } from '../organize/LoadError';
 
-interface Connection {
-  id: string;
-  clientId: string;
-  clientName: string;
-  clientUri: string | null;
-  scopes: string[];
-  connectedAt: string;
-  expiresAt: string | null;
-}
+type Connection = Answer<'/api/v1/oauth/connections', 'get'>['connections'][number];
 
 const CONNECTIONS_KEY = ['oauth-connections'];
 
@@ -23,10 +15,10 @@ const CONNECTIONS_KEY = ['oauth-connections'];
 export function ConnectedAppsCard() {
   const headingId = useId();
   const queries = useQueryClient();
-  const list = useQuery({ queryKey: CONNECTIONS_KEY, queryFn: () => api<{ connections: Connection[] }>('/api/v1/oauth/connections') });
+  const list = useQuery({ queryKey: CONNECTIONS_KEY, queryFn: () => snip.get('/api/v1/oauth/connections') });
   const [leaving, setLeaving] = useState<Connection | null>(null);
   const disconnect = useMutation({
-    mutationFn: (c: Connection) => api<{ success: boolean }>(`/api/v1/oauth/connections/${encodeURIComponent(c.id)}`, { method: 'DELETE' }),
+    mutationFn: (c: Connection) => snip.delete('/api/v1/oauth/connections/{id}', { params: { path: { id: c.id } } }),
     onSuccess: async (_answer, c) => {
       setLeaving(null);
       notifications.show({ color: 'teal', message: `${c.clientName} disconnected` });

@@ -2,26 +2,17 @@ import { Badge, Button, Code, Group, Paper, Stack, Table, Text, TextInput, Title
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { api } from '../api';
+import { snip, type Answer, type ApiErrorCode } from '../api';
 import { ConfirmModal } from '../components/ConfirmModal';
 import { EmptyState, ErrorNotice, fieldError, formatDateTime, isFormError, Loading } from '../components/ui';
 import { PROFILE_KEY, type Profile } from '../profile';
 import { useSession } from '../session';
 import { LoadError } from '../organize/LoadError';
 
-interface Held {
-  namespace: string;
-  current: boolean;
-  linkCount: number;
-  createdAt: string;
-}
-interface HeldAnswer {
-  current: string | null;
-  namespaces: Held[];
-}
+type Held = Answer<'/api/user/namespaces', 'get'>['namespaces'][number];
 
 const NAMESPACES_KEY = ['namespaces'];
-const CLAIM_FIELD_CODES = ['INVALID_NAMESPACE', 'MISSING_NAMESPACE', 'RESERVED_NAMESPACE', 'NAMESPACE_TAKEN'];
+const CLAIM_FIELD_CODES: ApiErrorCode[] = ['INVALID_NAMESPACE', 'MISSING_NAMESPACE', 'RESERVED_NAMESPACE', 'NAMESPACE_TAKEN'];
 const links = (n: number) => `${n} ${n === 1 ? 'link' : 'links'}`;
 
 function HeldTable({ held, onRelease }: { held: Held[]; onRelease: (n: Held) => void }) {
@@ -81,7 +72,7 @@ function HeldTable({ held, onRelease }: { held: Held[]; onRelease: (n: Held) => 
 export function NamespaceCard({ profile }: { profile: Profile }) {
   const session = useSession();
   const queries = useQueryClient();
-  const held = useQuery({ queryKey: NAMESPACES_KEY, queryFn: () => api<HeldAnswer>('/api/user/namespaces') });
+  const held = useQuery({ queryKey: NAMESPACES_KEY, queryFn: () => snip.get('/api/user/namespaces') });
   const [name, setName] = useState('');
   const [releasing, setReleasing] = useState<Held | null>(null);
 
@@ -89,7 +80,7 @@ export function NamespaceCard({ profile }: { profile: Profile }) {
     await Promise.all([queries.invalidateQueries({ queryKey: NAMESPACES_KEY }), queries.invalidateQueries({ queryKey: PROFILE_KEY })]);
   };
   const claim = useMutation({
-    mutationFn: (namespace: string) => api<{ namespace: string }>('/api/user/namespace', { method: 'PUT', body: { namespace } }),
+    mutationFn: (namespace: string) => snip.put('/api/user/namespace', { body: { namespace } }),
     onSuccess: async (answer) => {
       setName('');
       notifications.show({ color: 'teal', message: `Namespace ${answer.namespace} claimed: new custom-slug links are ${answer.namespace}/slug` });
@@ -98,7 +89,7 @@ export function NamespaceCard({ profile }: { profile: Profile }) {
     },
   });
   const release = useMutation({
-    mutationFn: (n: Held) => api<{ success: boolean; namespace: string }>(`/api/user/namespaces/${encodeURIComponent(n.namespace)}`, { method: 'DELETE' }),
+    mutationFn: (n: Held) => snip.delete('/api/user/namespaces/{namespace}', { params: { path: { namespace: n.namespace } } }),
     onSuccess: async (answer) => {
       setReleasing(null);
       notifications.show({ color: 'teal', message: `Namespace ${answer.namespace} released` });

@@ -2,14 +2,14 @@ import { Button, Group, NumberInput, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { api } from '../api';
+import { snip, type ApiErrorCode } from '../api';
 import { ErrorNotice, fieldError, isFormError } from '../components/ui';
 import type { Profile } from '../profile';
 import { tierLabel } from '../session';
 import { dollars } from './plan-format';
 import { USAGE_KEY } from './usage';
 
-const FIELD_CODES = ['INVALID_LIMIT_CENTS', 'MISSING_LIMIT_CENTS'];
+const FIELD_CODES: ApiErrorCode[] = ['INVALID_LIMIT_CENTS', 'MISSING_LIMIT_CENTS'];
 
 /**
  * The monthly cap on what clicks past the plan's number may cost. People think in dollars, the API takes cents:
@@ -20,7 +20,7 @@ export function OverageCapForm({ profile, capCents }: { profile: Profile; capCen
   const [value, setValue] = useState<number | string>(capCents === null ? 0 : capCents / 100);
   const [missing, setMissing] = useState(false);
   const save = useMutation({
-    mutationFn: (limitCents: number) => api<{ success: boolean; limitCents: number }>('/api/subscription/overage-limit', { method: 'POST', body: { limitCents } }),
+    mutationFn: (limitCents: number) => snip.post('/api/subscription/overage-limit', { body: { limitCents } }),
     onSuccess: (answer) => {
       void queries.invalidateQueries({ queryKey: USAGE_KEY });
       notifications.show({ color: 'teal', message: answer.limitCents === 0 ? 'Overage cap removed: overage is charged without a limit' : `Overage cap set to ${dollars(answer.limitCents)} a month` });

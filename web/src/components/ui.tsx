@@ -2,7 +2,7 @@ import { ActionIcon, Alert, Button, Center, CopyButton, Group, Loader, Stack, Te
 import { IconCheck, IconCopy, IconInfoCircle, IconLock } from '@tabler/icons-react';
 import { useEffect, type ReactNode } from 'react';
 import { Link } from 'react-router';
-import { ApiError, messageOf } from '../api';
+import { ApiError, messageOf, type ApiErrorCode } from '../api';
 import { tierAtLeast, tierLabel, useAccount, type Tier } from '../session';
 
 /** The page's one h1, and the browser tab's title. */
@@ -64,12 +64,12 @@ export function EmptyState({ title, children }: { title: string; children?: Reac
  * The message for a form field when the API refused with one of `codes`: inline field errors come from the API's
  * stable error codes, never from guessing at messages.
  */
-export function fieldError(error: unknown, codes: readonly string[]): string | undefined {
+export function fieldError(error: unknown, codes: readonly ApiErrorCode[]): string | undefined {
   return error instanceof ApiError && codes.includes(error.code) ? error.message : undefined;
 }
 
 /** True when the error belongs to no field listed, so the form shows it above its fields. */
-export function isFormError(error: unknown, fieldCodes: readonly string[]): boolean {
+export function isFormError(error: unknown, fieldCodes: readonly ApiErrorCode[]): boolean {
   return Boolean(error) && !(error instanceof ApiError && fieldCodes.includes(error.code));
 }
 

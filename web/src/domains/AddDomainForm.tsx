@@ -2,26 +2,18 @@ import { Button, Group, Stack, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { api } from '../api';
+import { snip, type ApiErrorCode } from '../api';
 import { ErrorNotice, fieldError, isFormError } from '../components/ui';
-import { DOMAINS_KEY, type DnsRecord, type DomainStatus } from './types';
+import { DOMAINS_KEY, type AddAnswer } from './types';
 
-interface AddAnswer {
-  domain: string;
-  status: DomainStatus;
-  verificationToken: string;
-  txtRecord: DnsRecord;
-  cnameRecord: DnsRecord;
-}
-
-const FIELD_CODES = ['MISSING_DOMAIN', 'INVALID_DOMAIN', 'RESERVED_DOMAIN', 'DOMAIN_EXISTS', 'DOMAIN_TAKEN'];
+const FIELD_CODES: ApiErrorCode[] = ['MISSING_DOMAIN', 'INVALID_DOMAIN', 'RESERVED_DOMAIN', 'DOMAIN_EXISTS', 'DOMAIN_TAKEN'];
 
 /** Adds a hostname; the answer's DNS records are handed up, as the page shows them under the new domain. */
 export function AddDomainForm({ disabled, onAdded }: { disabled: boolean; onAdded: (answer: AddAnswer) => void }) {
   const queries = useQueryClient();
   const [name, setName] = useState('');
   const add = useMutation({
-    mutationFn: (domain: string) => api<AddAnswer>('/api/user/domains', { method: 'POST', body: { domain } }),
+    mutationFn: (domain: string) => snip.post('/api/user/domains', { body: { domain } }),
     onSuccess: (answer) => {
       onAdded(answer);
       void queries.invalidateQueries({ queryKey: DOMAINS_KEY });
@@ -59,5 +51,3 @@ export function AddDomainForm({ disabled, onAdded }: { disabled: boolean; onAdde
     </form>
   );
 }
-
-export type { AddAnswer };

@@ -2,11 +2,11 @@ import { Accordion, Alert, Badge, Button, Group, List, Paper, Stack, Text, Title
 import { notifications } from '@mantine/notifications';
 import { IconCircleCheck, IconInfoCircle } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../api';
+import { snip } from '../api';
 import { ErrorNotice, formatDateTime, formatNumber } from '../components/ui';
 import { DnsRecords } from './DnsRecords';
 import { NotFoundPageEditor } from './NotFoundPageEditor';
-import { domainPath, DOMAINS_KEY, STATUS_BADGE, type ActivateAnswer, type DnsRecord, type DomainInfo, type VerifyAnswer } from './types';
+import { domainParams, DOMAINS_KEY, STATUS_BADGE, type ActivateAnswer, type DnsRecord, type DomainInfo, type VerifyAnswer } from './types';
 
 function VerifyResult({ result }: { result: VerifyAnswer }) {
   return (
@@ -50,20 +50,20 @@ export function DomainCard({ domain, fallbackRecords, onDelete }: { domain: Doma
   const queries = useQueryClient();
   const refresh = () => queries.invalidateQueries({ queryKey: DOMAINS_KEY });
   const verify = useMutation({
-    mutationFn: () => api<VerifyAnswer>(domainPath(domain.domain, '/verify')),
+    mutationFn: () => snip.get('/api/user/domains/{domain}/verify', { params: domainParams(domain.domain) }),
     onSuccess: (result) => {
       if (result.verified) void refresh();
     },
   });
   const activate = useMutation({
-    mutationFn: () => api<ActivateAnswer>(domainPath(domain.domain, '/activate'), { method: 'POST' }),
+    mutationFn: () => snip.post('/api/user/domains/{domain}/activate', { params: domainParams(domain.domain) }),
     onSuccess: () => {
       void refresh();
       notifications.show({ color: 'teal', message: `${domain.domain} is active: new links can use it` });
     },
   });
   const makeDefault = useMutation({
-    mutationFn: () => api(domainPath(domain.domain), { method: 'PATCH', body: { setDefault: true } }),
+    mutationFn: () => snip.patch('/api/user/domains/{domain}', { params: domainParams(domain.domain), body: { setDefault: true } }),
     onSuccess: () => {
       void refresh();
       notifications.show({ color: 'teal', message: `New links now use ${domain.domain}` });

@@ -2,14 +2,14 @@ import { Button, Group, Radio, Stack, Textarea, TextInput } from '@mantine/core'
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { api } from '../api';
+import { snip, type ApiErrorCode } from '../api';
 import { ErrorNotice, fieldError, isFormError } from '../components/ui';
-import { domainPath, DOMAINS_KEY, type DomainInfo, type NotFoundPage } from './types';
+import { domainParams, DOMAINS_KEY, type NotFoundPage } from './types';
 
 type Kind = 'none' | NotFoundPage['type'];
 
-const URL_CODES = ['INVALID_URL', 'MISSING_REDIRECT_URL'];
-const HTML_CODES = ['HTML_TOO_LONG', 'MISSING_HTML'];
+const URL_CODES: ApiErrorCode[] = ['INVALID_URL', 'MISSING_REDIRECT_URL'];
+const HTML_CODES: ApiErrorCode[] = ['HTML_TOO_LONG', 'MISSING_HTML'];
 const HTML_MAX = 10_000;
 
 /** What a visitor of an unknown path on the domain gets: Snip's own page, a redirect, or the domain's HTML. */
@@ -21,7 +21,7 @@ export function NotFoundPageEditor({ domain, current }: { domain: string; curren
   const save = useMutation({
     mutationFn: () => {
       const notFoundPage = kind === 'none' ? null : kind === 'redirect' ? { type: 'redirect', redirectUrl: redirectUrl.trim() } : { type: 'html', html };
-      return api<DomainInfo>(domainPath(domain), { method: 'PATCH', body: { notFoundPage } });
+      return snip.patch('/api/user/domains/{domain}', { params: domainParams(domain), body: { notFoundPage } });
     },
     onSuccess: (saved) => {
       // The server strips scripts: show what it kept, not what was typed.

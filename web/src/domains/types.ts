@@ -1,54 +1,19 @@
+import type { Answer } from '../api';
+
 /** The shapes of B's /api/user/domains answers (the list carries each domain's DNS records, so they can be read again). */
-
-export type DomainStatus = 'pending_txt' | 'verified' | 'active';
-
-export interface DnsRecord {
-  name: string;
-  type: string;
-  value: string;
-}
-
-export interface NotFoundPage {
-  type: 'redirect' | 'html';
-  redirectUrl?: string;
-  html?: string;
-}
-
-export interface DomainInfo {
-  domain: string;
-  status: DomainStatus;
-  sslStatus: string;
-  createdAt: string;
-  linkCount: number;
-  isDefault: boolean;
-  notFoundPage: NotFoundPage | null;
-  /** Sent by the server; optional so a list without them still renders (the records then come from the add answer). */
-  txtRecord?: DnsRecord;
-  cnameRecord?: DnsRecord;
-}
-
-export interface DomainList {
-  domains: DomainInfo[];
-  monthlyPrice: number;
-}
-
-export interface VerifyAnswer {
-  verified: boolean;
-  status: DomainStatus;
-  hint: string;
-}
-
-export interface ActivateAnswer {
-  success: boolean;
-  domain: string;
-  status: DomainStatus;
-  billing: { free: boolean } & Record<string, unknown>;
-}
+export type DomainList = Answer<'/api/user/domains', 'get'>;
+export type DomainInfo = DomainList['domains'][number];
+export type DomainStatus = DomainInfo['status'];
+export type NotFoundPage = NonNullable<DomainInfo['notFoundPage']>;
+export type AddAnswer = Answer<'/api/user/domains', 'post'>;
+export type DnsRecord = AddAnswer['txtRecord'] | AddAnswer['cnameRecord'];
+export type VerifyAnswer = Answer<'/api/user/domains/{domain}/verify', 'get'>;
+export type ActivateAnswer = Answer<'/api/user/domains/{domain}/activate', 'post'>;
 
 export const DOMAINS_KEY = ['domains'];
 
-/** The domain's own route: B takes the hostname as one path segment. */
-export const domainPath = (domain: string, rest = ''): string => `/api/user/domains/${encodeURIComponent(domain)}${rest}`;
+/** The domain's own routes take the hostname as one path parameter. */
+export const domainParams = (domain: string) => ({ path: { domain } });
 
 export const STATUS_BADGE: Record<DomainStatus, { label: string; color: string }> = {
   pending_txt: { label: 'Pending', color: 'yellow' },

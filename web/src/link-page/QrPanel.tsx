@@ -2,9 +2,8 @@ import { Button, ColorInput, Image, NumberInput, Paper, SimpleGrid, Stack, Title
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconDownload } from '@tabler/icons-react';
 import { useState } from 'react';
-import { apiBlob } from '../api';
 import { ErrorNotice } from '../components/ui';
-import { qrUrl } from './api';
+import { fetchQrPng, qrUrl } from './api';
 
 const HEX = /^#[0-9a-fA-F]{6}$/;
 
@@ -27,7 +26,7 @@ export function QrPanel({ shortPath }: { shortPath: string }) {
   const download = async () => {
     setDownloadError(null);
     try {
-      const blob = await apiBlob(qrUrl(shortPath, options));
+      const blob = await fetchQrPng(shortPath, options);
       const href = URL.createObjectURL(blob);
       const anchor = document.createElement('a');
       anchor.href = href;

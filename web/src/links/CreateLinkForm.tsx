@@ -3,17 +3,17 @@ import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { IconChevronDown, IconChevronUp } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
-import { api, messageOf } from '../api';
+import { messageOf, snip, type ApiErrorCode } from '../api';
 import { ErrorNotice, fieldError, isFormError } from '../components/ui';
 import { useProfile } from '../profile';
 import { tierAtLeast, useAccount } from '../session';
-import { createLink, isoFromLocal, type Domain, type Folder, type UtmTemplate } from './api';
+import { createLink, isoFromLocal } from './api';
 
-const URL_CODES = ['MISSING_URL', 'INVALID_URL'];
-const SLUG_CODES = ['INVALID_SLUG', 'SLUG_TAKEN', 'PREMIUM_REQUIRED', 'NAMESPACE_REQUIRED', 'INVALID_CUSTOM_SLUG', 'INVALID_CUSTOMSLUG'];
-const EXPIRES_CODES = ['INVALID_EXPIRES_AT', 'EXPIRES_AT_IN_PAST', 'EXPIRES_BEFORE_ACTIVE'];
-const ACTIVE_CODES = ['INVALID_ACTIVE_FROM', 'ACTIVE_FROM_IN_PAST'];
-const MAX_CLICKS_CODES = ['INVALID_MAX_CLICKS', 'INVALID_MAXCLICKS'];
+const URL_CODES: ApiErrorCode[] = ['MISSING_URL', 'INVALID_URL'];
+const SLUG_CODES: ApiErrorCode[] = ['INVALID_SLUG', 'SLUG_TAKEN', 'PREMIUM_REQUIRED', 'NAMESPACE_REQUIRED'];
+const EXPIRES_CODES: ApiErrorCode[] = ['INVALID_EXPIRES_AT', 'EXPIRES_AT_IN_PAST', 'EXPIRES_BEFORE_ACTIVE'];
+const ACTIVE_CODES: ApiErrorCode[] = ['INVALID_ACTIVE_FROM', 'ACTIVE_FROM_IN_PAST'];
+const MAX_CLICKS_CODES: ApiErrorCode[] = ['INVALID_MAX_CLICKS'];
 const FIELD_CODES = [...URL_CODES, ...SLUG_CODES, ...EXPIRES_CODES, ...ACTIVE_CODES, ...MAX_CLICKS_CODES];
 
 /** The create form: the destination and one button, with every other option one click away. */
@@ -32,12 +32,12 @@ export function CreateLinkForm() {
   const [tags, setTags] = useState<string[]>([]);
   const [template, setTemplate] = useState<string | null>(null);
 
-  const folders = useQuery({ queryKey: ['folders'], queryFn: () => api<{ folders: Folder[] }>('/api/folders'), enabled: more });
-  const knownTags = useQuery({ queryKey: ['tags'], queryFn: () => api<{ tags: { tag: string }[] }>('/api/tags'), enabled: more });
-  const templates = useQuery({ queryKey: ['utm-templates'], queryFn: () => api<{ templates: UtmTemplate[] }>('/api/utm-templates'), enabled: more });
+  const folders = useQuery({ queryKey: ['folders'], queryFn: () => snip.get('/api/folders'), enabled: more });
+  const knownTags = useQuery({ queryKey: ['tags'], queryFn: () => snip.get('/api/tags'), enabled: more });
+  const templates = useQuery({ queryKey: ['utm-templates'], queryFn: () => snip.get('/api/utm-templates'), enabled: more });
   const domains = useQuery({
     queryKey: ['domains'],
-    queryFn: () => api<{ domains: Domain[] }>('/api/user/domains'),
+    queryFn: () => snip.get('/api/user/domains'),
     enabled: more && tierAtLeast(account.tier, 'pro'),
   });
   const canSlug = profile.data?.limits.customSlugs ?? false;

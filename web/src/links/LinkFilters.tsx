@@ -2,21 +2,21 @@ import { ActionIcon, Button, Group, Popover, Select, SimpleGrid, Stack, TextInpu
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
-import { api } from '../api';
+import { snip } from '../api';
 import { ErrorNotice } from '../components/ui';
-import type { Folder, LinkFilters as Filters, SavedView } from './api';
+import type { Folder, LinkFilters as Filters } from './api';
 
 /** Search, folder and tag filters, and saved views: a view is a named set of these filters (the views API). */
 export function LinkFilters({ filters, folders, onChange }: { filters: Filters; folders: Folder[]; onChange: (filters: Filters) => void }) {
   const queries = useQueryClient();
-  const tags = useQuery({ queryKey: ['tags'], queryFn: () => api<{ tags: { tag: string }[] }>('/api/tags') });
-  const views = useQuery({ queryKey: ['views'], queryFn: () => api<{ views: SavedView[] }>('/api/views') });
+  const tags = useQuery({ queryKey: ['tags'], queryFn: () => snip.get('/api/tags') });
+  const views = useQuery({ queryKey: ['views'], queryFn: () => snip.get('/api/views') });
   const [viewId, setViewId] = useState<string | null>(null);
   const [naming, setNaming] = useState(false);
   const [name, setName] = useState('');
 
   const save = useMutation({
-    mutationFn: () => api<SavedView>('/api/views', { method: 'POST', body: { name: name.trim(), filters: Object.fromEntries(Object.entries(filters).filter(([, v]) => v)) } }),
+    mutationFn: () => snip.post('/api/views', { body: { name: name.trim(), filters: Object.fromEntries(Object.entries(filters).filter(([, v]) => v)) } }),
     onSuccess: (view) => {
       void queries.invalidateQueries({ queryKey: ['views'] });
       setViewId(view.id);
@@ -25,7 +25,7 @@ export function LinkFilters({ filters, folders, onChange }: { filters: Filters; 
     },
   });
   const remove = useMutation({
-    mutationFn: (id: string) => api(`/api/views/${encodeURIComponent(id)}`, { method: 'DELETE' }),
+    mutationFn: (id: string) => snip.delete('/api/views/{id}', { params: { path: { id } } }),
     onSuccess: () => {
       setViewId(null);
       void queries.invalidateQueries({ queryKey: ['views'] });

@@ -1,63 +1,14 @@
-import { api, pathParam } from '../api';
+import { shortPathParams, snip, type Answer, type Body, type Query } from '../api';
 
 /** A link as Description B's routes answer it. */
-export interface Link {
-  id: string;
-  shortCode: string;
-  fullPath: string | null;
-  namespace: string | null;
-  long: string;
-  clicks: number;
-  created: string;
-  expiresAt: string | null;
-  maxClicks: number | null;
-  isCustom: boolean;
-  blockedCountries: string[];
-  folderId: string | null;
-  domain: string | null;
-  tags: string[];
-  /** The clickable short address. */
-  url: string;
-  activeFrom: string | null;
-  updated?: string | null;
-}
-
-export interface LinkList {
-  links: Link[];
-  pagination: { limit: number; offset: number; hasMore: boolean };
-}
-
-export interface LinkFilters {
-  search?: string;
-  folderId?: string;
-  tag?: string;
-  domain?: string;
-}
-
-export interface Folder {
-  id: string;
-  name: string;
-  color: string | null;
-  linkCount: number;
-  createdAt: string;
-}
-
-export interface SavedView {
-  id: string;
-  name: string;
-  filters: LinkFilters;
-}
-
-export interface UtmTemplate {
-  id: string;
-  name: string;
-}
-
-export interface Domain {
-  domain: string;
-  status: 'pending_txt' | 'verified' | 'active';
-  isDefault: boolean;
-}
+export type Link = Answer<'/api/links/{shortPath}', 'get'>;
+export type LinkList = Answer<'/api/links', 'get'>;
+/** The link list's filters the page offers (a saved view holds the same). */
+export type LinkFilters = Pick<Query<'/api/links', 'get'>, 'search' | 'folderId' | 'tag' | 'domain'>;
+export type Folder = Answer<'/api/folders', 'get'>['folders'][number];
+export type SavedView = Answer<'/api/views', 'get'>['views'][number];
+export type UtmTemplate = Answer<'/api/utm-templates', 'get'>['templates'][number];
+export type Domain = Answer<'/api/user/domains', 'get'>['domains'][number];
 
 /** The path that names a link in the API and in the dashboard's address: `code` or `namespace/slug`. */
 export const shortPathOf = (link: Pick<Link, 'fullPath' | 'shortCode'>): string => link.fullPath ?? link.shortCode;
@@ -65,40 +16,31 @@ export const shortPathOf = (link: Pick<Link, 'fullPath' | 'shortCode'>): string 
 export const PAGE_SIZE = 20;
 
 export function listLinks(filters: LinkFilters, page: number): Promise<LinkList> {
-  const query = new URLSearchParams({ limit: String(PAGE_SIZE), offset: String((page - 1) * PAGE_SIZE) });
-  for (const [name, value] of Object.entries(filters)) if (value) query.set(name, value);
-  return api<LinkList>(`/api/links?${query}`);
+  // An empty filter is no filter: the query leaves it out.
+  const given = Object.fromEntries(Object.entries(filters).filter(([, value]) => value)) as LinkFilters;
+  return snip.get('/api/links', { params: { query: { ...given, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE } } });
 }
 
-export interface NewLink {
-  url: string;
-  customSlug?: string;
-  expiresAt?: string;
-  maxClicks?: number;
-  activeFrom?: string;
-  domain?: string;
-  utmTemplateId?: string;
-  folderId?: string;
-  tags?: string[];
-}
+/** What the create form collects: the create call's body, plus the folder and tags filed right after. */
+export type NewLink = Body<'/api/links', 'post'> & { url: string; folderId?: string; tags?: string[] };
 
 /**
  * Creates the link, then files it in its folder and tags it: the API has no single call for all of it. A failure
  * after the link exists is reported with the link, so nothing is created twice by a retry.
  */
 export async function createLink({ folderId, tags = [], ...fields }: NewLink): Promise<{ link: Link; problem: unknown }> {
-  const link = await api<Link>('/api/links', { method: 'POST', body: fields });
-  const path = pathParam(shortPathOf(link));
+  const link = await snip.post('/api/links', { body: fields });
+  const shortPath = shortPathOf(link);
   try {
-    if (folderId) await api(`/api/link/${path}/folder`, { method: 'POST', body: { folderId } });
-    for (const tag of tags) await api(`/api/links/${path}/tags`, { method: 'POST', body: { tag } });
+    if (folderId) await snip.post('/api/link/{short}/folder', { params: { path: { short: shortPath } }, body: { folderId } });
+    for (const tag of tags) await snip.post('/api/links/{shortPath}/tags', { params: shortPathParams(shortPath), body: { tag } });
   } catch (problem) {
     return { link, problem };
   }
   return { link, problem: null };
 }
 
-export const deleteLink = (link: Link) => api(`/api/links/${pathParam(shortPathOf(link))}`, { method: 'DELETE' });
+export const deleteLink = (link: Link) => snip.delete('/api/links/{shortPath}', { params: shortPathParams(shortPathOf(link)) });
 
 /** An `<input type="datetime-local">` value as an ISO instant, or undefined when empty. */
 export const isoFromLocal = (value: string): string | undefined => (value ? new Date(value).toISOString() : undefined);

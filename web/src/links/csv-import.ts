@@ -1,20 +1,14 @@
 import Papa from 'papaparse';
+import type { Answer, Body } from '../api';
 
-/** One row of an import: what the bulk API takes per item. */
-export interface ImportRow {
-  url: string;
-  customSlug?: string;
-  expiresAt?: string;
-  maxClicks?: number;
-}
+type BulkItem = Body<'/api/bulk', 'post'>['urls'][number];
+type BulkResult = Answer<'/api/bulk', 'post'>['results'][number];
 
-export interface ImportResult {
-  row: number;
-  url: string;
-  shortUrl?: string;
-  error?: string;
-  code?: string;
-}
+/** One row of an import: the columns a CSV may carry, each what the bulk API takes per item. */
+export type ImportRow = Pick<BulkItem, 'url' | 'customSlug' | 'expiresAt' | 'maxClicks'>;
+
+/** One item's outcome, by its row in the file (the header is row 1). */
+export type ImportResult = { row: number } & Pick<BulkResult, 'url' | 'shortUrl' | 'error' | 'code'>;
 
 const COLUMNS: Record<string, keyof ImportRow> = { url: 'url', long: 'url', destination: 'url', customslug: 'customSlug', slug: 'customSlug', expiresat: 'expiresAt', maxclicks: 'maxClicks' };
 

@@ -2,11 +2,12 @@ import { Button, ColorInput, Group, SimpleGrid, Stack, TextInput } from '@mantin
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
+import type { ApiErrorCode } from '../api';
 import { ErrorNotice, fieldError, isFormError } from '../components/ui';
 import { createFolder, FOLDERS_KEY, updateFolder, type Folder } from './folders';
 
-const NAME_CODES = ['MISSING_NAME', 'INVALID_NAME', 'FOLDER_EXISTS'];
-const COLOR_CODES = ['INVALID_COLOR'];
+const NAME_CODES: ApiErrorCode[] = ['MISSING_NAME', 'INVALID_NAME', 'FOLDER_EXISTS'];
+const COLOR_CODES: ApiErrorCode[] = ['INVALID_COLOR'];
 
 /** Creates a folder, or (given `folder`) renames and recolours it. An empty colour means none. */
 export function FolderForm({ folder, onDone }: { folder?: Folder; onDone?: () => void }) {

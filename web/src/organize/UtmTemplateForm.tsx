@@ -2,11 +2,11 @@ import { Alert, Button, Code, Group, SimpleGrid, Stack, Text, TextInput } from '
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { ApiError } from '../api';
+import type { ApiErrorCode } from '../api';
 import { ErrorNotice, fieldError, isFormError } from '../components/ui';
-import { createTemplate, queryOf, replaceTemplate, TEMPLATE_REMOVED, UTM_FIELDS, UTM_TEMPLATES_KEY, type TemplateInput, type UtmField, type UtmTemplate } from './utm-templates';
+import { createTemplate, queryOf, replaceTemplate, TemplateRemoved, UTM_FIELDS, UTM_TEMPLATES_KEY, type TemplateInput, type UtmField, type UtmTemplate } from './utm-templates';
 
-const NAME_CODES = ['MISSING_NAME', 'INVALID_NAME', 'TEMPLATE_EXISTS'];
+const NAME_CODES: ApiErrorCode[] = ['MISSING_NAME', 'INVALID_NAME', 'TEMPLATE_EXISTS'];
 const FIELD_CODES = [...NAME_CODES, ...UTM_FIELDS.map((f) => f.code)];
 
 type Values = Record<UtmField, string>;
@@ -27,7 +27,7 @@ export function UtmTemplateForm({ template, onDone }: { template?: UtmTemplate; 
     // Once an edit has deleted the old template without saving the new one, saving again creates it.
     mutationFn: (input: TemplateInput) => (template && !removed ? replaceTemplate(template, input) : createTemplate(input)),
     onError: (error) => {
-      if (error instanceof ApiError && error.code === TEMPLATE_REMOVED) setRemoved(true);
+      if (error instanceof TemplateRemoved) setRemoved(true);
     },
     onSuccess: (saved) => {
       notifications.show({ color: 'teal', message: template ? `Template ${saved.name} saved` : `Template ${saved.name} created` });

@@ -1,21 +1,11 @@
-import { api, ApiError } from '../api';
+import { ApiError, snip, type Answer, type ApiErrorCode, type Body } from '../api';
 
-export interface UtmTemplate {
-  id: string;
-  name: string;
-  utmSource: string | null;
-  utmMedium: string | null;
-  utmCampaign: string | null;
-  utmTerm: string | null;
-  utmContent: string | null;
-  createdAt: string;
-}
-
+export type UtmTemplate = Answer<'/api/utm-templates', 'post'>;
 export type UtmField = 'utmSource' | 'utmMedium' | 'utmCampaign' | 'utmTerm' | 'utmContent';
-export type TemplateInput = { name: string } & Record<UtmField, string | null>;
+export type TemplateInput = Body<'/api/utm-templates', 'post'> & { name: string } & Record<UtmField, string | null>;
 
 /** Each field with the query parameter it sets and the API's error code for a bad value. */
-export const UTM_FIELDS: { key: UtmField; param: string; label: string; hint: string; code: string }[] = [
+export const UTM_FIELDS: { key: UtmField; param: string; label: string; hint: string; code: ApiErrorCode }[] = [
   { key: 'utmSource', param: 'utm_source', label: 'Source (utm_source)', hint: 'Where the visit comes from: newsletter, twitter', code: 'INVALID_UTM_SOURCE' },
   { key: 'utmMedium', param: 'utm_medium', label: 'Medium (utm_medium)', hint: 'The kind of channel: email, social, cpc', code: 'INVALID_UTM_MEDIUM' },
   { key: 'utmCampaign', param: 'utm_campaign', label: 'Campaign (utm_campaign)', hint: 'The campaign: spring-sale', code: 'INVALID_UTM_CAMPAIGN' },
@@ -26,9 +16,9 @@ export const UTM_FIELDS: { key: UtmField; param: string; label: string; hint: st
 // The links page's template picker reads the same key.
 export const UTM_TEMPLATES_KEY = ['utm-templates'];
 
-export const listTemplates = () => api<{ templates: UtmTemplate[] }>('/api/utm-templates');
-export const createTemplate = (input: TemplateInput) => api<UtmTemplate>('/api/utm-templates', { method: 'POST', body: input });
-export const deleteTemplate = (id: string) => api<{ success: boolean; message: string }>(`/api/utm-templates/${encodeURIComponent(id)}`, { method: 'DELETE' });
+export const listTemplates = () => snip.get('/api/utm-templates');
+export const createTemplate = (input: TemplateInput) => snip.post('/api/utm-templates', { body: input });
+export const deleteTemplate = (id: string) => snip.delete('/api/utm-templates/{id}', { params: { path: { id } } });
 
 /** The parameters a template adds, as they appear in a destination's query string. */
 export function queryOf(template: Record<UtmField, string | null>): string {
@@ -43,7 +33,9 @@ export function queryOf(template: Record<UtmField, string | null>): string {
 const inputOf = (t: UtmTemplate): TemplateInput => ({ name: t.name, utmSource: t.utmSource, utmMedium: t.utmMedium, utmCampaign: t.utmCampaign, utmTerm: t.utmTerm, utmContent: t.utmContent });
 
 /** An edit that deleted the old template but could not save the new one: the form keeps the values to create it. */
-export const TEMPLATE_REMOVED = 'TEMPLATE_REMOVED';
+export class TemplateRemoved extends Error {
+  override readonly name = 'TemplateRemoved';
+}
 
 // A refusal of the values themselves (400, 409) would refuse nothing in the old template, so putting it back is
 // worth a try; a rate limit or a dropped connection would most likely refuse the put-back too.
@@ -74,6 +66,6 @@ export async function replaceTemplate(old: UtmTemplate, next: TemplateInput): Pr
     }
     const message = error instanceof Error ? error.message.trim() : 'Snip could not be reached';
     const reason = /[.!?]$/.test(message) ? message : `${message}.`;
-    throw new ApiError(0, TEMPLATE_REMOVED, `"${old.name}" was deleted, but its new version was not saved: ${reason} Your values are still here; save again to create it.`, null);
+    throw new TemplateRemoved(`"${old.name}" was deleted, but its new version was not saved: ${reason} Your values are still here; save again to create it.`, { cause: error });
   }
 }

@@ -1,11 +1,12 @@
 import { Anchor, Box, Button, Center, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'react-router';
+import type { ApiErrorCode } from '../api';
 import { ErrorNotice, fieldError, isFormError } from '../components/ui';
 import { useSession } from '../session';
 
-const EMAIL_CODES = ['INVALID_EMAIL', 'EMAIL_TAKEN'];
-const PASSWORD_CODES = ['INVALID_PASSWORD'];
+const EMAIL_CODES: ApiErrorCode[] = ['INVALID_EMAIL', 'EMAIL_TAKEN'];
+const PASSWORD_CODES: ApiErrorCode[] = ['INVALID_PASSWORD'];
 
 function AuthForm({ mode }: { mode: 'sign-in' | 'sign-up' }) {
   const session = useSession();

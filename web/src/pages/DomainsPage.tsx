@@ -2,24 +2,24 @@ import { Paper, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api, ApiError } from '../api';
+import { ApiError, snip } from '../api';
 import { ConfirmModal } from '../components/ConfirmModal';
 import { EmptyState, ErrorNotice, Loading, PageTitle, TierGate, UpgradeHint } from '../components/ui';
 import { AddDomainForm } from '../domains/AddDomainForm';
 import { DomainCard } from '../domains/DomainCard';
 import { DomainsSummary } from '../domains/DomainsSummary';
-import { domainPath, DOMAINS_KEY, type DnsRecord, type DomainInfo, type DomainList } from '../domains/types';
+import { domainParams, DOMAINS_KEY, type DnsRecord, type DomainInfo } from '../domains/types';
 import { useProfile } from '../profile';
 
 function Domains() {
   const queries = useQueryClient();
   const profile = useProfile();
-  const list = useQuery({ queryKey: DOMAINS_KEY, queryFn: () => api<DomainList>('/api/user/domains') });
+  const list = useQuery({ queryKey: DOMAINS_KEY, queryFn: () => snip.get('/api/user/domains') });
   // The add answer's records, kept for this visit in case a list answer comes without them.
   const [addedRecords, setAddedRecords] = useState<Record<string, DnsRecord[]>>({});
   const [deleting, setDeleting] = useState<DomainInfo | null>(null);
   const remove = useMutation({
-    mutationFn: (d: DomainInfo) => api(domainPath(d.domain), { method: 'DELETE' }),
+    mutationFn: (d: DomainInfo) => snip.delete('/api/user/domains/{domain}', { params: domainParams(d.domain) }),
     onSuccess: (_answer, d) => {
       void queries.invalidateQueries({ queryKey: DOMAINS_KEY });
       notifications.show({ color: 'teal', message: `${d.domain} deleted` });

@@ -2,13 +2,9 @@ import { Anchor, Badge, Button, FileInput, Group, Paper, Progress, Stack, Table,
 import { useQueryClient } from '@tanstack/react-query';
 import { IconUpload } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
-import { api, messageOf } from '../api';
+import { messageOf, snip } from '../api';
 import { CopyValue, ErrorNotice, PageTitle, TierGate } from '../components/ui';
 import { readImportCsv, SAMPLE_CSV, type ImportResult, type ImportRow } from '../links/csv-import';
-
-interface BulkAnswer {
-  results: { index: number; url: string; success: boolean; shortUrl?: string; error?: string; code?: string }[];
-}
 
 /** Items per request: small enough for a progress bar that moves, far under the API's 1,000. */
 const CHUNK = 100;
@@ -49,7 +45,7 @@ function Importer() {
     try {
       for (let start = 0; start < rows.length; start += CHUNK) {
         const chunk = rows.slice(start, start + CHUNK);
-        const answer = await api<BulkAnswer>('/api/bulk', { method: 'POST', body: { urls: chunk } });
+        const answer = await snip.post('/api/bulk', { body: { urls: chunk } });
         for (const r of answer.results) collected.push({ row: start + r.index + 2, url: r.url, shortUrl: r.shortUrl, error: r.error, code: r.code });
         setResults([...collected]);
         setDone(start + chunk.length);

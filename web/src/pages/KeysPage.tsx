@@ -3,7 +3,7 @@ import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
-import { api } from '../api';
+import { snip, type Answer } from '../api';
 import { NewKeyModal } from '../account/NewKeyModal';
 import { ConfirmModal } from '../components/ConfirmModal';
 import { EmptyState, ErrorNotice, formatDateTime, Loading, PageTitle, UpgradeHint } from '../components/ui';
@@ -11,11 +11,7 @@ import { useProfile } from '../profile';
 import { tierLabel } from '../session';
 import { LoadError } from '../organize/LoadError';
 
-interface Key {
-  id: string;
-  prefix: string;
-  createdAt: string;
-}
+type Key = Answer<'/api/keys', 'get'>['keys'][number];
 
 const KEYS_KEY = ['keys'];
 
@@ -71,18 +67,18 @@ function KeyTable({ keys, onRevoke }: { keys: Key[]; onRevoke: (key: Key) => voi
 
 export function KeysPage() {
   const queries = useQueryClient();
-  const keys = useQuery({ queryKey: KEYS_KEY, queryFn: () => api<{ keys: Key[] }>('/api/keys') });
+  const keys = useQuery({ queryKey: KEYS_KEY, queryFn: () => snip.get('/api/keys') });
   const [created, setCreated] = useState<string | null>(null);
   const [revoking, setRevoking] = useState<Key | null>(null);
   const create = useMutation({
-    mutationFn: () => api<Key & { apiKey: string }>('/api/keys', { method: 'POST' }),
+    mutationFn: () => snip.post('/api/keys'),
     onSuccess: (key) => {
       setCreated(key.apiKey);
       void queries.invalidateQueries({ queryKey: KEYS_KEY });
     },
   });
   const revoke = useMutation({
-    mutationFn: (key: Key) => api(`/api/keys/${encodeURIComponent(key.id)}`, { method: 'DELETE' }),
+    mutationFn: (key: Key) => snip.delete('/api/keys/{keyId}', { params: { path: { keyId: key.id } } }),
     onSuccess: (_answer, key) => {
       setRevoking(null);
       void queries.invalidateQueries({ queryKey: KEYS_KEY });

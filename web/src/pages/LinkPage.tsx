@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { IconArrowLeft } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link as RouterLink, useParams } from 'react-router';
-import { api, ApiError, pathParam } from '../api';
+import { ApiError, shortPathParams, snip } from '../api';
 import { CopyValue, EmptyState, ErrorNotice, formatDateTime, formatNumber, Loading, PageTitle } from '../components/ui';
 import { fetchAnalytics, fetchLastDay, fetchStats, PERIOD_DAYS, PERIODS, type Period } from '../link-page/api';
 import { Breakdown } from '../link-page/Breakdown';
@@ -12,7 +12,6 @@ import { QrPanel } from '../link-page/QrPanel';
 import { RecentClicks } from '../link-page/RecentClicks';
 import { countryName, dailyPoints, hourlyPoints } from '../link-page/series';
 import { TrustPanel } from '../link-page/TrustPanel';
-import type { Link } from '../links/api';
 import { useProfile } from '../profile';
 
 function Stat({ label, value }: { label: string; value: number | undefined }) {
@@ -32,7 +31,7 @@ export function LinkPage() {
   const shortPath = useParams()['*'] ?? '';
   const profile = useProfile();
   const [period, setPeriod] = useState<Period>('7d');
-  const link = useQuery({ queryKey: ['link', shortPath], queryFn: () => api<Link>(`/api/links/${pathParam(shortPath)}`) });
+  const link = useQuery({ queryKey: ['link', shortPath], queryFn: () => snip.get('/api/links/{shortPath}', { params: shortPathParams(shortPath) }) });
   const stats = useQuery({ queryKey: ['link', shortPath, 'stats'], queryFn: () => fetchStats(shortPath), enabled: link.isSuccess });
   const lastDay = useQuery({ queryKey: ['link', shortPath, 'hourly'], queryFn: () => fetchLastDay(shortPath), enabled: link.isSuccess && period === '24h' });
   const analytics = useQuery({

@@ -4,10 +4,10 @@ import { notifications } from '@mantine/notifications';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { api } from '../api';
+import { snip } from '../api';
 import { ConfirmModal } from '../components/ConfirmModal';
 import { EmptyState, ErrorNotice, Loading, PageTitle } from '../components/ui';
-import { deleteLink, listLinks, type Folder, type Link, type LinkFilters as Filters } from '../links/api';
+import { deleteLink, listLinks, type Link, type LinkFilters as Filters } from '../links/api';
 import { CreateLinkForm } from '../links/CreateLinkForm';
 import { EditLinkModal } from '../links/EditLinkModal';
 import { LinkFilters } from '../links/LinkFilters';
@@ -28,7 +28,7 @@ export function LinksPage() {
   const [deleting, setDeleting] = useState<Link | null>(null);
 
   const links = useQuery({ queryKey: ['links', debounced, page], queryFn: () => listLinks(debounced, page), placeholderData: keepPreviousData });
-  const folders = useQuery({ queryKey: ['folders'], queryFn: () => api<{ folders: Folder[] }>('/api/folders') });
+  const folders = useQuery({ queryKey: ['folders'], queryFn: () => snip.get('/api/folders') });
   const folderList = folders.data?.folders ?? [];
   const remove = useMutation({
     mutationFn: (link: Link) => deleteLink(link),

@@ -3,14 +3,11 @@ import { useQuery } from '@tanstack/react-query';
 import { IconSearch } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
-import { api } from '../api';
+import { snip, type Answer } from '../api';
 import { EmptyState, formatNumber, Loading, PageTitle } from '../components/ui';
 import { LoadError } from '../organize/LoadError';
 
-interface TagCount {
-  tag: string;
-  linkCount: number;
-}
+type TagCount = Answer<'/api/tags', 'get'>['tags'][number];
 
 type Order = 'name' | 'links';
 
@@ -53,7 +50,7 @@ function TagTable({ tags }: { tags: TagCount[] }) {
  * rename or delete for a tag as such, so this page lists and explains.
  */
 export function TagsPage() {
-  const tags = useQuery({ queryKey: ['tags'], queryFn: () => api<{ tags: TagCount[] }>('/api/tags') });
+  const tags = useQuery({ queryKey: ['tags'], queryFn: () => snip.get('/api/tags') });
   const [filter, setFilter] = useState('');
   const [order, setOrder] = useState<Order>('name');
   const all = tags.data?.tags;

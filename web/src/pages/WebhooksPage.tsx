@@ -2,23 +2,23 @@ import { Paper, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api, ApiError } from '../api';
+import { ApiError, snip } from '../api';
 import { ConfirmModal } from '../components/ConfirmModal';
 import { EmptyState, ErrorNotice, Loading, PageTitle, UpgradeHint } from '../components/ui';
 import { useProfile } from '../profile';
 import { CreateWebhookForm } from '../webhooks/CreateWebhookForm';
 import { Deliveries } from '../webhooks/Deliveries';
-import { webhookPath, WEBHOOKS_KEY, type Webhook, type WebhookList } from '../webhooks/types';
+import { webhookParams, WEBHOOKS_KEY, type Webhook } from '../webhooks/types';
 import { WebhookCard } from '../webhooks/WebhookCard';
 import { WebhooksCount } from '../webhooks/WebhooksCount';
 
 function Webhooks() {
   const queries = useQueryClient();
-  const list = useQuery({ queryKey: WEBHOOKS_KEY, queryFn: () => api<WebhookList>('/api/webhooks') });
+  const list = useQuery({ queryKey: WEBHOOKS_KEY, queryFn: () => snip.get('/api/webhooks') });
   const [log, setLog] = useState<Webhook | null>(null);
   const [deleting, setDeleting] = useState<Webhook | null>(null);
   const remove = useMutation({
-    mutationFn: (hook: Webhook) => api(webhookPath(hook.id), { method: 'DELETE' }),
+    mutationFn: (hook: Webhook) => snip.delete('/api/webhooks/{webhookId}', { params: webhookParams(hook.id) }),
     onSuccess: (_answer, hook) => {
       void queries.invalidateQueries({ queryKey: WEBHOOKS_KEY });
       notifications.show({ color: 'teal', message: `Webhook ${hook.name || hook.url} deleted` });

@@ -2,14 +2,14 @@ import { Button, Checkbox, Group, SimpleGrid, Stack, TextInput } from '@mantine/
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { api } from '../api';
+import { snip, type ApiErrorCode } from '../api';
 import { ErrorNotice, fieldError, isFormError } from '../components/ui';
 import { SecretOnce } from './SecretOnce';
 import { EVENTS, WEBHOOKS_KEY, type CreatedWebhook } from './types';
 
-const URL_CODES = ['MISSING_URL', 'INVALID_URL', 'DUPLICATE_WEBHOOK'];
-const NAME_CODES = ['INVALID_NAME'];
-const EVENT_CODES = ['MISSING_EVENTS', 'INVALID_EVENTS'];
+const URL_CODES: ApiErrorCode[] = ['MISSING_URL', 'INVALID_URL', 'DUPLICATE_WEBHOOK'];
+const NAME_CODES: ApiErrorCode[] = ['INVALID_NAME'];
+const EVENT_CODES: ApiErrorCode[] = ['MISSING_EVENTS', 'INVALID_EVENTS'];
 const FIELD_CODES = [...URL_CODES, ...NAME_CODES, ...EVENT_CODES];
 
 /** Subscribes an endpoint to events; the signing secret is shown once, in a dialog, after it is created. */
@@ -20,7 +20,7 @@ export function CreateWebhookForm() {
   const [events, setEvents] = useState<string[]>([]);
   const [created, setCreated] = useState<CreatedWebhook | null>(null);
   const create = useMutation({
-    mutationFn: () => api<CreatedWebhook>('/api/webhooks', { method: 'POST', body: { url: url.trim(), events, ...(name.trim() ? { name: name.trim() } : {}) } }),
+    mutationFn: () => snip.post('/api/webhooks', { body: { url: url.trim(), events, ...(name.trim() ? { name: name.trim() } : {}) } }),
     onSuccess: (hook) => {
       void queries.invalidateQueries({ queryKey: WEBHOOKS_KEY });
       notifications.show({ color: 'teal', message: `Webhook ${hook.name || hook.url} created` });

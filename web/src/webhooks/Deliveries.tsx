@@ -2,9 +2,9 @@ import { Badge, Button, Group, Modal, Paper, SimpleGrid, Stack, Table, Text } fr
 import { useMediaQuery } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api } from '../api';
+import { snip } from '../api';
 import { EmptyState, ErrorNotice, formatDateTime, Loading } from '../components/ui';
-import { webhookPath, type Delivery, type DeliveryPage, type DeliveryStatus } from './types';
+import { webhookParams, type Delivery, type DeliveryStatus } from './types';
 
 const PAGE = 20;
 const COLORS: Record<DeliveryStatus, string> = { pending: 'yellow', delivered: 'teal', abandoned: 'red' };
@@ -112,7 +112,7 @@ export function Deliveries({ webhookId, name, onClose }: { webhookId: string; na
   const [offset, setOffset] = useState(0);
   const log = useQuery({
     queryKey: ['webhook-deliveries', webhookId, offset],
-    queryFn: () => api<DeliveryPage>(webhookPath(webhookId, `/deliveries?limit=${PAGE}&offset=${offset}`)),
+    queryFn: () => snip.get('/api/webhooks/{webhookId}/deliveries', { params: { ...webhookParams(webhookId), query: { limit: PAGE, offset } } }),
     placeholderData: keepPreviousData,
     // Retries are due within minutes: keep the open log current while any delivery is still pending.
     refetchInterval: (query) => (query.state.data?.deliveries.some((d) => d.status === 'pending') ? 5000 : false),

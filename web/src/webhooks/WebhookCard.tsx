@@ -1,9 +1,9 @@
 import { Alert, Badge, Button, Group, Paper, Stack, Switch, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../api';
+import { snip } from '../api';
 import { ErrorNotice, formatDateTime } from '../components/ui';
-import { webhookPath, WEBHOOKS_KEY, type TestResult, type Webhook } from './types';
+import { webhookParams, WEBHOOKS_KEY, type TestResult, type Webhook } from './types';
 
 function TestOutcome({ result }: { result: TestResult }) {
   const answered = result.statusCode > 0;
@@ -23,9 +23,9 @@ function TestOutcome({ result }: { result: TestResult }) {
 export function WebhookCard({ hook, onShowDeliveries, onDelete }: { hook: Webhook; onShowDeliveries: () => void; onDelete: () => void }) {
   const queries = useQueryClient();
   const label = hook.name || hook.url;
-  const test = useMutation({ mutationFn: () => api<TestResult>(webhookPath(hook.id, '/test'), { method: 'POST' }) });
+  const test = useMutation({ mutationFn: () => snip.post('/api/webhooks/{webhookId}/test', { params: webhookParams(hook.id) }) });
   const toggle = useMutation({
-    mutationFn: (enabled: boolean) => api<Webhook>(webhookPath(hook.id), { method: 'PATCH', body: { enabled } }),
+    mutationFn: (enabled: boolean) => snip.patch('/api/webhooks/{webhookId}', { params: webhookParams(hook.id), body: { enabled } }),
     onSuccess: (updated) => {
       void queries.invalidateQueries({ queryKey: WEBHOOKS_KEY });
       notifications.show({ color: 'teal', message: `${label} ${updated.enabled ? 'enabled' : 'paused: nothing is sent'}` });

@@ -1,54 +1,15 @@
+import type { Answer } from '../api';
+
 /** The shapes of B's /api/webhooks answers. */
-
-export interface Webhook {
-  id: string;
-  url: string;
-  name: string;
-  events: string[];
-  enabled: boolean;
-  createdAt: string;
-  lastDeliveryAt: string | null;
-  lastStatus: number | null;
-}
-
-export interface WebhookList {
-  webhooks: Webhook[];
-  /** The plan's maximum; null: no maximum. */
-  limit: number | null;
-}
-
-export interface CreatedWebhook extends Webhook {
-  /** Shown only in the create answer. */
-  secret: string;
-}
-
-export interface TestResult {
-  success: boolean;
-  /** 0 when no answer came. */
-  statusCode: number;
-  durationMs: number | null;
-  error?: string | null;
-}
-
-export type DeliveryStatus = 'pending' | 'delivered' | 'abandoned';
-
-export interface Delivery {
-  id: string;
-  event: string;
-  status: DeliveryStatus;
-  attempts: number;
-  lastStatus: number | null;
-  lastError: string | null;
-  createdAt: string;
-  nextAttemptAt: string | null;
-  finishedAt: string | null;
-}
-
-export interface DeliveryPage {
-  deliveries: Delivery[];
-  limit: number;
-  offset: number;
-}
+export type WebhookList = Answer<'/api/webhooks', 'get'>;
+export type Webhook = WebhookList['webhooks'][number];
+/** The create answer: the webhook and its signing secret, shown only here. */
+export type CreatedWebhook = Answer<'/api/webhooks', 'post'>;
+/** A test delivery's outcome: statusCode 0 when no answer came. */
+export type TestResult = Answer<'/api/webhooks/{webhookId}/test', 'post'>;
+export type DeliveryPage = Answer<'/api/webhooks/{webhookId}/deliveries', 'get'>;
+export type Delivery = DeliveryPage['deliveries'][number];
+export type DeliveryStatus = Delivery['status'];
 
 /** The event names the API accepts (its create schema's list), each with what it reports. */
 export const EVENTS: { name: string; what: string }[] = [
@@ -63,4 +24,5 @@ export const EVENTS: { name: string; what: string }[] = [
 
 export const WEBHOOKS_KEY = ['webhooks'];
 
-export const webhookPath = (id: string, rest = ''): string => `/api/webhooks/${encodeURIComponent(id)}${rest}`;
+/** A webhook's own routes take its id as one path parameter. */
+export const webhookParams = (webhookId: string) => ({ path: { webhookId } });
