@@ -7,6 +7,9 @@ import { DASHBOARD_PATH } from './dashboard.js';
 /** Below this many bytes an answer goes out as it is: a header or two would eat what compression saves. */
 export const COMPRESSION_THRESHOLD = 1024;
 
+/** Where @fastify/swagger-ui serves its own files (src/http/openapi.ts mounts it at /docs). */
+const DOCS_STATIC_PATH = '/docs/static';
+
 /**
  * The types Snip compresses as it answers: JSON, YAML (/openapi.yaml), CSV, plain text, JavaScript, CSS, XML, SVG.
  * Not HTML (see `leavePlain`), not text/event-stream (it must reach a client event by event), not
@@ -19,12 +22,15 @@ const COMPRESSIBLE = /^(?:text\/(?:plain|csv|css|javascript|xml)|application\/(?
  * - the short links (`/{code}`, `/{prefix}/{slug}`, tagged `redirect`): a redirect has no body, and the redirect path
  *   carries nothing it does not need (src/redirects/fast-path.ts answers cached ones before Fastify routes at all);
  * - the dashboard, whose files are compressed once at build and served as such (src/http/dashboard.ts);
- * - HEAD routes: no body goes out, so compressing one would be work for nothing.
+ * - HEAD routes: no body goes out, so compressing one would be work for nothing;
+ * - the API reference's static files (/docs/static, @fastify/swagger-ui): its 1.7 MB script would be compressed afresh
+ *   for every unauthenticated request (about 40 ms of CPU each), which anyone could repeat at will.
  */
 function leftAlone(route: RouteOptions): boolean {
   const methods = [route.method].flat();
   if (methods.every((method) => method === 'HEAD')) return true;
   if (route.schema?.tags?.includes('redirect')) return true;
+  if (route.url.startsWith(`${DOCS_STATIC_PATH}/`)) return true;
   return route.url === DASHBOARD_PATH || route.url.startsWith(`${DASHBOARD_PATH}/`);
 }
 

@@ -156,6 +156,15 @@ describe(`compression over HTTP (${dialectName})`, () => {
       expect(decoded(answer).toString()).toBe(plain.raw.toString());
     });
 
+    it("leaves the API reference's own files alone: a 1.7 MB script is not compressed afresh for every anonymous request", async () => {
+      const page = await get('/docs/', BR);
+      const script = /src="\.?\/?(?:docs\/)?static\/([^"]+\.js)"/.exec(page.raw.toString())?.[1] ?? 'swagger-ui-bundle.js';
+      const answer = await get(`/docs/static/${script}`, BR);
+      expect(answer.status).toBe(200);
+      expect(answer.raw.length).toBeGreaterThan(100_000);
+      expect(answer.headers['content-encoding']).toBeUndefined();
+    });
+
     it('does no compressing for a HEAD, which sends no body', async () => {
       const answer = await call(port, 'HEAD', '/openapi.yaml', { 'accept-encoding': BR });
       expect(answer.status).toBe(200);
