@@ -3123,6 +3123,8 @@ export interface operations {
                         limits: {
                             apiAccess: boolean;
                             customSlugs: boolean;
+                            /** @description App targets on links (web2app) */
+                            appLinks: boolean;
                             /** @description API requests per hour; null means unlimited */
                             requestsPerHour: number | null;
                             /** @description API requests per month; null means unlimited */

@@ -12,12 +12,17 @@ export const tierAtLeast = (tier: Tier, needed: Tier): boolean => TIERS.indexOf(
 
 export const tierLabel = (tier: Tier): string => tier[0]!.toUpperCase() + tier.slice(1);
 
+/** The lowest tier whose plan has `feature` (what a refusal tells the caller to move to); null when no plan has it. */
+export const lowestTierWith = (plans: Plans, feature: (plan: PlanLimits) => boolean): Tier | null => TIERS.find((tier) => feature(plans[tier])) ?? null;
+
 const Limit = Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]);
 
 /** Every limit of a plan; `null` means unlimited. */
 export const PlanLimitsSchema = Type.Object({
   apiAccess: Type.Boolean(),
   customSlugs: Type.Boolean(),
+  /** App targets on links (web2app: `appLinks`). */
+  appLinks: Type.Boolean(),
   requestsPerHour: Limit,
   requestsPerMonth: Limit,
   requestsPerMinute: Limit,
@@ -41,6 +46,7 @@ export const DEFAULT_PLANS: Plans = {
   free: {
     apiAccess: false,
     customSlugs: false,
+    appLinks: false,
     requestsPerHour: 0,
     requestsPerMonth: 0,
     requestsPerMinute: 30,
@@ -57,6 +63,7 @@ export const DEFAULT_PLANS: Plans = {
   pro: {
     apiAccess: true,
     customSlugs: true,
+    appLinks: true,
     requestsPerHour: 50,
     requestsPerMonth: 1_000,
     requestsPerMinute: 300,
@@ -73,6 +80,7 @@ export const DEFAULT_PLANS: Plans = {
   builder: {
     apiAccess: true,
     customSlugs: true,
+    appLinks: true,
     requestsPerHour: 500,
     requestsPerMonth: 10_000,
     requestsPerMinute: 1_000,
@@ -89,6 +97,7 @@ export const DEFAULT_PLANS: Plans = {
   enterprise: {
     apiAccess: true,
     customSlugs: true,
+    appLinks: true,
     requestsPerHour: null,
     requestsPerMonth: null,
     requestsPerMinute: null,

@@ -17,6 +17,7 @@ export const Profile = Type.Object({
   limits: Type.Object({
     apiAccess: Type.Boolean(),
     customSlugs: Type.Boolean(),
+    appLinks: Type.Boolean({ description: 'App targets on links (web2app)' }),
     requestsPerHour: Limit('API requests per hour'),
     requestsPerMonth: Limit('API requests per month'),
     requestsPerMinute: Limit('API requests per minute'),

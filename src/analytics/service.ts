@@ -178,12 +178,15 @@ export class AnalyticsService {
     };
   }
 
-  /** Spec 4.1: Pro and Builder set their monthly overage cap; 0 means no cap. */
+  /**
+   * Spec 4.1: a plan that pays for overage (Pro and Builder by default) sets its monthly overage cap; 0 means no cap.
+   * Which plans pay is the plans' own word (`overageCentsPer1000`, PLANS_FILE), not a list of tier names.
+   */
   async setOverageLimit(caller: Caller, limitCents: number): Promise<number> {
     if (!Number.isInteger(limitCents) || limitCents < 0) {
       throw errors.invalidLimitCents();
     }
-    if (caller.tier !== 'pro' && caller.tier !== 'builder') {
+    if (this.plans[caller.tier].overageCentsPer1000 === null) {
       throw errors.planNotEligible();
     }
     await this.repo.setOverageLimit(caller.accountId, limitCents);

@@ -146,7 +146,7 @@ export const catalogue = {
   OWN_PROGRAM: { status: 403, message: () => 'You cannot join your own affiliate program' },
   PROGRAM_PRIVATE: { status: 403, message: () => 'This affiliate program is private: it takes no partners who find it' },
   PROGRAM_CLOSED: { status: 403, message: () => 'This affiliate program is closed to new partners' },
-  PLAN_NOT_ELIGIBLE: { status: 403, message: () => 'The overage cap applies to the Pro and Builder plans' },
+  PLAN_NOT_ELIGIBLE: { status: 403, message: () => 'The overage cap applies only to plans that pay for overage (Pro and Builder by default)' },
   ORIGIN_NOT_ALLOWED: { status: 403, message: () => "The Origin header is not an http(s) origin: send a page's origin, or none" },
 
   // 404

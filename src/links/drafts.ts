@@ -1,5 +1,5 @@
 import type { Caller } from '../accounts/service.js';
-import { tierAtLeast, type Plans } from '../accounts/plans.js';
+import { lowestTierWith, tierLabel, type Plans } from '../accounts/plans.js';
 import { checkAppLinks, type AppLinks } from '../web2app/app-links.js';
 import type { LinkSource } from './link.js';
 import { AppError, errors } from '../errors.js';
@@ -48,10 +48,16 @@ export function sourceOf(caller: Caller): { source: LinkSource; clientName: stri
   return { source: caller.keyId === 'operator' ? 'cli' : 'api', clientName: null };
 }
 
-/** App targets are a Pro feature, refused below it like custom slugs are (the field, not the whole API). */
-export function checkAppLinksFor(caller: Caller, raw: unknown, ownHostnames: ReadonlySet<string>): AppLinks | null {
+/**
+ * App targets are a plan feature (`appLinks`, Pro and above by default), refused on plans without it like custom slugs
+ * are (the field, not the whole API); the refusal names the lowest plan that has it.
+ */
+export function checkAppLinksFor(caller: Caller, raw: unknown, ownHostnames: ReadonlySet<string>, plans: Plans): AppLinks | null {
   const appLinks = checkAppLinks(raw, ownHostnames);
-  if (appLinks !== null && !tierAtLeast(caller.tier, 'pro')) throw errors.tierRequired('Pro');
+  if (appLinks !== null && !plans[caller.tier].appLinks) {
+    const needed = lowestTierWith(plans, (plan) => plan.appLinks);
+    throw errors.tierRequired(needed === null ? 'another' : tierLabel(needed));
+  }
   return appLinks;
 }
 
@@ -85,7 +91,7 @@ export function draftLink(
     blockedCountries: input.blockedCountries === undefined ? null : checkBlockedCountries(input.blockedCountries),
     domain: null,
     ...sourceOf(caller),
-    appLinks: input.appLinks === undefined ? null : checkAppLinksFor(caller, input.appLinks, ownHostnames),
+    appLinks: input.appLinks === undefined ? null : checkAppLinksFor(caller, input.appLinks, ownHostnames, plans),
     partnershipId: null,
   };
 }

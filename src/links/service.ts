@@ -63,7 +63,7 @@ export class LinksService {
     /** Clicks counted off the redirect path; reads of a count wait for them. */
     private readonly pendingClicks: { settle(): Promise<void> },
     usage: UsageService,
-    plans: Plans,
+    private readonly plans: Plans,
     domains: LinkDomains,
     private readonly ports: LinkPorts,
   ) {
@@ -134,7 +134,7 @@ export class LinksService {
     if (input.maxClicks !== undefined) patch.max_clicks = input.maxClicks === null ? null : checkMaxClicks(input.maxClicks);
     if (input.blockedCountries !== undefined) patch.blocked_countries = checkBlockedCountries(input.blockedCountries)?.join(',') ?? null;
     if (input.appLinks !== undefined) {
-      const appLinks = checkAppLinksFor(caller, input.appLinks, this.ownHostnames);
+      const appLinks = checkAppLinksFor(caller, input.appLinks, this.ownHostnames, this.plans);
       patch.app_links = appLinks === null ? null : JSON.stringify(appLinks);
     }
     // A partner link pays for the program's destination: every surface changes links here, so here it stays on it.

@@ -169,7 +169,7 @@ describe('validation messages of the PLANS_FILE', () => {
     ['plans-bad-tier.json', 'unknown plan "platinum"; the plans are free, pro, builder, enterprise'],
     [
       'plans-bad-limit-name.json',
-      'unknown setting pro.requestsPerFortnight; the settings are apiAccess, customSlugs, requestsPerHour, requestsPerMonth, requestsPerMinute, ' +
+      'unknown setting pro.requestsPerFortnight; the settings are apiAccess, customSlugs, appLinks, requestsPerHour, requestsPerMonth, requestsPerMinute, ' +
         'linksPerDay, bulkRequestsPerHour, trackedClicksPerMonth, historyDays, webhooks, folders, domains, overageCentsPer1000, overageCapCents',
     ],
   ])('%s: %s', (name, expected) => {
