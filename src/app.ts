@@ -13,6 +13,7 @@ import { answerClientError, serverWith } from './http/server.js';
 import { createCore, type Core, type CoreOptions } from './core.js';
 import { registerAccess } from './http/access.js';
 import { registerErrorHandling } from './http/error-handler.js';
+import { watchDeclaredCodes } from './http/declared-codes.js';
 import { registerValidation } from './http/validators.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { registerOpenApi } from './http/openapi.js';
@@ -100,6 +101,12 @@ export async function buildApp(config: Config, options: CoreOptions = {}): Promi
     });
   }
   registerErrorHandling(app);
+  const undeclaredSeen = new Set<string>();
+  watchDeclaredCodes(app, options.onUndeclaredCode ?? ((where, code) => {
+    if (undeclaredSeen.has(`${where} ${code}`)) return;
+    undeclaredSeen.add(`${where} ${code}`);
+    app.log.warn({ route: where, code }, 'an operation answered an error code it does not declare');
+  }));
   registerSecurityHeaders(app);
   // Before any route: it hooks each route declared after it (src/http/compression.ts).
   await registerCompression(app);

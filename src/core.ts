@@ -82,6 +82,8 @@ export interface CoreOptions {
   pgSchema?: string;
   /** False for one-shot processes (the CLI): no scans, sweeps or webhook deliveries in this process. */
   background?: boolean;
+  /** Told when an operation answers an error code it does not declare (the tests fail on it); unset, it is logged. */
+  onUndeclaredCode?: (where: string, code: string) => void;
 }
 
 /** The services every surface shares, wired once: the HTTP app, the CLI and (later) MCP adapt these. */

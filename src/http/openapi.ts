@@ -40,7 +40,8 @@ export function errorCodesOf(route: Pick<RouteOptions, 'config' | 'schema' | 'me
   if (access && access.auth === 'none') codes.add('RATE_LIMITED');
   if (access && access.auth !== 'none') {
     codes.add('INVALID_API_KEY');
-    if (access.auth === 'required') codes.add('API_KEY_REQUIRED');
+    // Required, or an Authorization header that names the scheme and no key (optional routes read it too).
+    codes.add('API_KEY_REQUIRED');
     // A route that carries calls of its own (MCP) admits and charges each call, and answers its refusals inside.
     if (access.auth === 'optional' || access.charged !== false) {
       codes.add('RATE_LIMITED');

@@ -45,7 +45,7 @@ export function registerLinkCrud<One extends TSchema>(
   app.patch(
     `${base}/:shortPath`,
     {
-      config: bind(ops.update, surface),
+      config: bind(ops.update, surface, surface === 'B' ? { errors: ['INVALID_BASE64'] } : {}),
       schema: { tags, summary: 'Change destination, expiry, click cap or activation', description: "Changes one of the caller's links; only the fields sent change, and null removes an expiry, a cap or an activation time. The short URL stays the same; its next visitors go where it now points.", params: ShortPathParams, body: UpdateLinkBody, response: { 200: One, ...errorResponses(400, 404, 409) } },
     },
     async (request) => {

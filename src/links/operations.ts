@@ -22,6 +22,9 @@ export const LINK_CREATE_ERRORS = [
   'INVALID_UTM_TEMPLATE_ID',
   'TEMPLATE_NOT_FOUND',
   'CODE_SPACE_BUSY',
+  // A custom domain named on create: unknown or another account's, or not yet active.
+  'DOMAIN_NOT_FOUND',
+  'DOMAIN_NOT_ACTIVE',
 ] as const satisfies ErrorCode[];
 
 /** The request's own refusals of a bulk creation; each item's are answered in its result, not as the status. */
@@ -30,9 +33,9 @@ const BULK_ERRORS = ['MISSING_URLS', 'INVALID_URLS', 'TOO_MANY_URLS', 'INVALID_I
 /** The link operations (src/access/operation.ts): REST A and B (routes-a.ts, routes-b.ts, crud-routes.ts, bulk-routes.ts) and MCP bind them. */
 export const LINK_OPERATIONS = {
   create: operation({ id: 'createLink', policy: POLICIES.apiAccess, errors: LINK_CREATE_ERRORS }),
-  list: operation({ id: 'listLinks', policy: POLICIES.apiAccess, errors: ['VIEW_NOT_FOUND'] }),
+  list: operation({ id: 'listLinks', policy: POLICIES.apiAccess, errors: ['VIEW_NOT_FOUND', 'FOLDER_NOT_FOUND', 'BAD_REQUEST'] }),
   get: operation({ id: 'getLink', policy: POLICIES.apiAccess, errors: LINK_LOOKUP_ERRORS }),
-  update: operation({ id: 'updateLink', policy: POLICIES.apiAccess, errors: [...LINK_LOOKUP_ERRORS, ...LINK_RULE_ERRORS, 'PARTNER_LINK_DESTINATION'] }),
+  update: operation({ id: 'updateLink', policy: POLICIES.apiAccess, errors: [...LINK_LOOKUP_ERRORS, ...LINK_RULE_ERRORS, 'MISSING_URL', 'PARTNER_LINK_DESTINATION'] }),
   delete: operation({ id: 'deleteLink', policy: POLICIES.apiAccess, errors: LINK_LOOKUP_ERRORS }),
   /** Description A's bulk (and the MCP bulk tool): Builder and above. */
   bulkCreateA: operation({ id: 'bulkCreateLinks', policy: POLICIES.bulkA, errors: BULK_ERRORS }),

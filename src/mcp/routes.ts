@@ -76,7 +76,7 @@ export const mcpRoutes =
       {
         // The POST itself is not charged: each JSON-RPC call in it is, as the same call over REST would be.
         // An API key or an OAuth access token issued for this endpoint (src/oauth/); a 401 says where to get one.
-        config: { surface: 'A', access: { auth: 'required', minTier: 'any', charged: false, oauth: resourceMetadata }, errors: ['ORIGIN_NOT_ALLOWED'] },
+        config: { surface: 'A', access: { auth: 'required', minTier: 'any', charged: false, oauth: resourceMetadata }, errors: ['ORIGIN_NOT_ALLOWED', 'RATE_LIMITED', 'INVALID_PARAMS'] },
         schema: {
           tags,
           operationId: 'mcpPost',

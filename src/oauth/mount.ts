@@ -83,7 +83,7 @@ export const authorizationServer =
       registration.options(OAUTH_PATHS.registration, { config: open, schema: { hide: true } }, async (_request, reply) =>
         reply.status(204).headers(REGISTRATION_PREFLIGHT).send(),
       );
-      registration.post(OAUTH_PATHS.registration, { config: open, schema: { hide: true } }, async (request, reply) => {
+      registration.post(OAUTH_PATHS.registration, { config: { ...open, errors: ['BODY_TOO_LARGE', 'BAD_REQUEST'] }, schema: { hide: true } }, async (request, reply) => {
         // The library reads at most what Content-Length says, and checks it got exactly that; a body without one
         // (chunked) would be read up to the library's own 56 KB.
         const length = request.headers['content-length'];

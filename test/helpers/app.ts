@@ -73,7 +73,9 @@ export async function startApp(env: Record<string, string> = {}): Promise<TestAp
     ...env,
   });
   const clock = new TestClock();
-  const { app, core } = await buildApp(config, { clock, pgSchema: schema });
+  // An operation answering a code it does not declare fails the test that made it answer (src/http/declared-codes.ts).
+  const undeclared: string[] = [];
+  const { app, core } = await buildApp(config, { clock, pgSchema: schema, onUndeclaredCode: (where, code) => undeclared.push(`${where}: ${code}`) });
   return {
     app,
     core,
@@ -93,6 +95,7 @@ export async function startApp(env: Record<string, string> = {}): Promise<TestAp
     },
     async close() {
       await app.close();
+      if (undeclared.length > 0) throw new Error(`operations answered codes they do not declare (add them to the operation's errors): ${[...new Set(undeclared)].join('; ')}`);
       fs.rmSync(dataDir, { recursive: true, force: true });
       if (schema && testDatabaseUrl) {
         const client = new pg.Client({ connectionString: testDatabaseUrl });
