@@ -101,12 +101,7 @@ export async function buildApp(config: Config, options: CoreOptions = {}): Promi
     });
   }
   registerErrorHandling(app);
-  const undeclaredSeen = new Set<string>();
-  watchDeclaredCodes(app, options.onUndeclaredCode ?? ((where, code) => {
-    if (undeclaredSeen.has(`${where} ${code}`)) return;
-    undeclaredSeen.add(`${where} ${code}`);
-    app.log.warn({ route: where, code }, 'an operation answered an error code it does not declare');
-  }));
+  watchDeclaredCodes(app, options.onUndeclaredCode);
   registerSecurityHeaders(app);
   // Before any route: it hooks each route declared after it (src/http/compression.ts).
   await registerCompression(app);

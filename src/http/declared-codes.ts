@@ -11,7 +11,7 @@ export type UndeclaredCode = (where: string, code: ErrorCode) => void;
  * typed client's error union holds. A refusal outside that set is a broken promise to clients, so every one is
  * reported (the tests fail on it: test/helpers/app.ts; a running server logs each pair once). Runs only on errors.
  */
-export function watchDeclaredCodes(app: FastifyInstance, report: UndeclaredCode): void {
+export function watchDeclaredCodes(app: FastifyInstance, report: UndeclaredCode = logOnce(app)): void {
   const declared = new Map<string, Set<ErrorCode>>();
   app.addHook('onError', async (request, _reply, error) => {
     const route = request.routeOptions;
@@ -25,4 +25,14 @@ export function watchDeclaredCodes(app: FastifyInstance, report: UndeclaredCode)
     const { code } = toAppError(error);
     if (!codes.has(code)) report(where, code);
   });
+}
+
+/** A running server's report: one warning per route and code. */
+function logOnce(app: FastifyInstance): UndeclaredCode {
+  const seen = new Set<string>();
+  return (where, code) => {
+    if (seen.has(`${where} ${code}`)) return;
+    seen.add(`${where} ${code}`);
+    app.log.warn({ route: where, code }, 'an operation answered an error code it does not declare');
+  };
 }

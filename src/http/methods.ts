@@ -54,7 +54,7 @@ const sameParams = (a: Params, b: Params): boolean => {
  * A route that documents 405 as its only answer (GET and DELETE /mcp, which the MCP transport lets a stateless server
  * refuse) refuses its method rather than serving it: `Allow` does not name it.
  */
-const onlyRefuses = (route: RouteOptions): boolean => {
+export const onlyRefuses = (route: RouteOptions): boolean => {
   const statuses = Object.keys((route.schema as { response?: object } | undefined)?.response ?? {});
   return statuses.length > 0 && statuses.every((status) => status === '405');
 };

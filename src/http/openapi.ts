@@ -1,4 +1,5 @@
 import swagger, { type FastifyDynamicSwaggerOptions } from '@fastify/swagger';
+import { onlyRefuses } from './methods.js';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { isErrorCode, statusOf, type ErrorCode } from '../errors.js';
@@ -82,8 +83,7 @@ type ComponentSchemas = Record<string, Exclude<ComponentSchema, { $ref: string }
 function isOperation(route: RouteOptions): boolean {
   const methods = [route.method].flat();
   if (methods.every((method) => method === 'OPTIONS')) return false;
-  const statuses = Object.keys((route.schema as { response?: object } | undefined)?.response ?? {});
-  return !(statuses.length > 0 && statuses.every((status) => status === '405'));
+  return !onlyRefuses(route);
 }
 
 export async function registerOpenApi(app: FastifyInstance, baseUrl: string): Promise<void> {

@@ -6,7 +6,8 @@ import ipaddr from 'ipaddr.js';
  * IPv6 addresses count as the IPv4 address they carry.
  */
 export function sourceOf(address: string): string {
-  if (!ipaddr.isValid(address)) return address;
+  // An IPv4 address (no colon) is its own source: no parse on the paths that ask for every request.
+  if (!address.includes(':') || !ipaddr.isValid(address)) return address;
   let parsed = ipaddr.parse(address);
   if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
   if (parsed.kind() === 'ipv4') return parsed.toString();

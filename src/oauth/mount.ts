@@ -1,7 +1,7 @@
-import net from 'node:net';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import type Provider from 'oidc-provider';
 import { errors } from '../errors.js';
+import { hostnameOf } from '../http/hosts.js';
 import { FRAMING } from '../http/security-headers.js';
 import { REGISTRATION_BOUNDS } from './client-rules.js';
 import { errorPage, OAUTH_PAGE_POLICY } from './pages.js';
@@ -33,13 +33,6 @@ const REGISTRATION_PREFLIGHT = {
   'access-control-max-age': '86400',
 };
 
-/** `host[:port]`: a name or IPv4 address, or an IPv6 address in brackets. `a:b:c`, `x y`, `[::1` are no host. */
-function wellFormedHost(value: string | undefined): boolean {
-  if (value === undefined) return false;
-  const match = /^(?:\[([0-9a-f:.]+)\]|[a-z0-9_.-]+)(?::\d{1,5})?$/i.exec(value);
-  return match !== null && (match[1] === undefined || net.isIPv6(match[1]));
-}
-
 /**
  * The authorization server (oidc-provider) under /oauth, on the routes above: it parses its own bodies, so Fastify
  * hands it the request's stream. What the library sees of a request is made Snip's first:
@@ -58,7 +51,7 @@ export const authorizationServer =
     const open = { access: { auth: 'none' } } as const;
 
     const handOver = async (request: FastifyRequest, reply: FastifyReply) => {
-      if (!wellFormedHost(request.headers.host)) {
+      if (request.headers.host === undefined || hostnameOf(request.headers.host) === null) {
         return reply.status(400).headers(PAGE_HEADERS).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(errorPage('invalid_request', 'The request names no valid host.'));
       }
       const headers = request.raw.headers;

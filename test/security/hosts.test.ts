@@ -30,13 +30,13 @@ function requestOf(route: string): InjectOptions {
   return method === 'GET' || method === 'DELETE' || method === 'OPTIONS' ? { method, url } : { method, url, payload: {} };
 }
 
-function expectMisdirected(res: LightMyRequestResponse, label: string): void {
+function expectMisdirected(res: LightMyRequestResponse, label: string, host = 'evil'): void {
   expect(res.statusCode, `${label}: ${res.body}`).toBe(421);
   const body = res.json();
   // Each surface answers in its own shape: JSON-RPC on /mcp, REST's body elsewhere; the host is never echoed.
   if (label.includes(' /mcp')) expect(body, label).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32000, message: expect.any(String), data: { code: 'MISDIRECTED_REQUEST' } } });
   else expect(body, label).toEqual(errorBody('MISDIRECTED_REQUEST'));
-  expect(res.body).not.toMatch(/evil|a:b:c/);
+  expect(res.body).not.toContain(host);
 }
 
 /** An active custom domain of `owner` (added over the API, activated in the database as the DNS steps would). */
@@ -60,14 +60,14 @@ describe(`hosts each surface answers on (${dialectName})`, () => {
 
   it('every route but the health checks refuses a foreign host with 421 MISDIRECTED_REQUEST, key or not', async () => {
     for (const route of routes.filter((r) => !HEALTH.has(r))) {
-      for (const host of FOREIGN) expectMisdirected(await send(host, requestOf(route)), `${route} on ${host}`);
+      for (const host of FOREIGN) expectMisdirected(await send(host, requestOf(route)), `${route} on ${host}`, host);
       expectMisdirected(await t.app.inject({ ...requestOf(route), headers: { host: FOREIGN[0]! } }), `${route} without a key`);
     }
   });
 
   it('every route but the health checks refuses a malformed Host with 421 (no 500, no host written anywhere)', async () => {
     for (const route of routes.filter((r) => !HEALTH.has(r))) {
-      for (const host of MALFORMED) expectMisdirected(await send(host, requestOf(route)), `${route} on "${host}"`);
+      for (const host of MALFORMED) expectMisdirected(await send(host, requestOf(route)), `${route} on "${host}"`, host);
     }
   });
 

@@ -106,8 +106,12 @@ describe(`OAuth registration: where codes may go, and how much is kept (${dialec
     // A sector_identifier_uri the library would fetch at registration: it is dropped, and nothing is fetched.
     let fetched = 0;
     const listener = http.createServer((_request, response) => {
-      fetched += 1;
       response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify([CALLBACK]));
+    });
+    // Counted per connection: the URIs are https, so a fetch would reach this plain-HTTP listener as a TLS hello that
+    // never becomes a request.
+    listener.on('connection', () => {
+      fetched += 1;
     });
     const port = await freePort();
     await new Promise<void>((resolve) => listener.listen(port, '127.0.0.1', resolve));
