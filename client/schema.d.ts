@@ -3412,8 +3412,12 @@ export interface operations {
                      * @description Destination URL (absolute http or https)
                      */
                     url: string;
-                    /** @description Pro and above */
+                    /** @description A custom slug under the caller's namespace: the short URL becomes <namespace>/<slug> (Pro and above) */
                     customSlug?: string;
+                    /** @description One of the caller's active custom domains; default: the account's default domain */
+                    domain?: string;
+                    /** @description One of the caller's UTM templates: its utm_* parameters are set on the destination */
+                    utmTemplateId?: string;
                     /**
                      * Format: date-time
                      * @description Time at which the link expires
@@ -3428,10 +3432,6 @@ export interface operations {
                     activeFrom?: string;
                     /** @description ISO 3166-1 alpha-2 codes of countries whose visitors get a 451 page instead of the redirect */
                     blockedCountries?: string[];
-                    /** @description One of the caller's active custom domains; default: the account's default domain */
-                    domain?: string;
-                    /** @description One of the caller's UTM templates: its utm_* parameters are set on the destination */
-                    utmTemplateId?: string;
                     /** @description Web2app (Pro and above): iPhone and Android visitors are sent to the app, with the store as fallback; null removes them */
                     appLinks?: {
                         ios?: components["schemas"]["IosAppTarget"];
@@ -3504,22 +3504,15 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
-                     * Format: uri
-                     * @description New destination
-                     */
-                    url?: string;
-                    /** @description New destination as Base64 (Description B style) */
-                    long?: string;
-                    /**
                      * Format: date-time
-                     * @description New expiry; null removes it
+                     * @description Time at which the link expires
                      */
                     expiresAt?: string | null;
-                    /** @description New click cap; null removes it */
+                    /** @description Clicks before the link stops redirecting */
                     maxClicks?: number | null;
                     /**
                      * Format: date-time
-                     * @description New activation time; null removes it
+                     * @description Time at which the link becomes active
                      */
                     activeFrom?: string | null;
                     /** @description ISO 3166-1 alpha-2 codes of countries whose visitors get a 451 page instead of the redirect */
@@ -3529,6 +3522,13 @@ export interface operations {
                         ios?: components["schemas"]["IosAppTarget"];
                         android?: components["schemas"]["AndroidAppTarget"];
                     } | null;
+                    /**
+                     * Format: uri
+                     * @description New destination
+                     */
+                    url?: string;
+                    /** @description New destination as Base64 (Description B style) */
+                    long?: string;
                 };
             };
         };
@@ -3635,15 +3635,12 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /**
-                     * Format: uri
-                     * @description Destination URL
-                     */
-                    url?: string;
-                    /** @description Destination URL encoded as Base64 (instead of url) */
-                    long?: string;
-                    /** @description Pro and above */
+                    /** @description A custom slug under the caller's namespace: the short URL becomes <namespace>/<slug> (Pro and above) */
                     customSlug?: string;
+                    /** @description One of the caller's active custom domains; default: the account's default domain */
+                    domain?: string;
+                    /** @description One of the caller's UTM templates: its utm_* parameters are set on the destination */
+                    utmTemplateId?: string;
                     /**
                      * Format: date-time
                      * @description Time at which the link expires
@@ -3658,15 +3655,18 @@ export interface operations {
                     activeFrom?: string;
                     /** @description ISO 3166-1 alpha-2 codes of countries whose visitors get a 451 page instead of the redirect */
                     blockedCountries?: string[];
-                    /** @description One of the caller's active custom domains; default: the account's default domain */
-                    domain?: string;
-                    /** @description One of the caller's UTM templates: its utm_* parameters are set on the destination */
-                    utmTemplateId?: string;
                     /** @description Web2app (Pro and above): iPhone and Android visitors are sent to the app, with the store as fallback; null removes them */
                     appLinks?: {
                         ios?: components["schemas"]["IosAppTarget"];
                         android?: components["schemas"]["AndroidAppTarget"];
                     } | null;
+                    /**
+                     * Format: uri
+                     * @description Destination URL (absolute http or https)
+                     */
+                    url?: string;
+                    /** @description Destination URL encoded as Base64 (instead of url) */
+                    long?: string;
                 };
             };
         };
@@ -3734,22 +3734,15 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
-                     * Format: uri
-                     * @description New destination
-                     */
-                    url?: string;
-                    /** @description New destination as Base64 (Description B style) */
-                    long?: string;
-                    /**
                      * Format: date-time
-                     * @description New expiry; null removes it
+                     * @description Time at which the link expires
                      */
                     expiresAt?: string | null;
-                    /** @description New click cap; null removes it */
+                    /** @description Clicks before the link stops redirecting */
                     maxClicks?: number | null;
                     /**
                      * Format: date-time
-                     * @description New activation time; null removes it
+                     * @description Time at which the link becomes active
                      */
                     activeFrom?: string | null;
                     /** @description ISO 3166-1 alpha-2 codes of countries whose visitors get a 451 page instead of the redirect */
@@ -3759,6 +3752,13 @@ export interface operations {
                         ios?: components["schemas"]["IosAppTarget"];
                         android?: components["schemas"]["AndroidAppTarget"];
                     } | null;
+                    /**
+                     * Format: uri
+                     * @description New destination
+                     */
+                    url?: string;
+                    /** @description New destination as Base64 (Description B style) */
+                    long?: string;
                 };
             };
         };
@@ -3785,13 +3785,12 @@ export interface operations {
                 "application/json": {
                     /** @description 1 to 100 links */
                     urls: {
-                        /**
-                         * Format: uri
-                         * @description Destination URL (absolute http or https)
-                         */
-                        url: string;
-                        /** @description Pro and above */
+                        /** @description A custom slug under the caller's namespace: the short URL becomes <namespace>/<slug> (Pro and above) */
                         customSlug?: string;
+                        /** @description One of the caller's active custom domains; default: the account's default domain */
+                        domain?: string;
+                        /** @description One of the caller's UTM templates: its utm_* parameters are set on the destination */
+                        utmTemplateId?: string;
                         /**
                          * Format: date-time
                          * @description Time at which the link expires
@@ -3806,15 +3805,16 @@ export interface operations {
                         activeFrom?: string;
                         /** @description ISO 3166-1 alpha-2 codes of countries whose visitors get a 451 page instead of the redirect */
                         blockedCountries?: string[];
-                        /** @description One of the caller's active custom domains; default: the account's default domain */
-                        domain?: string;
-                        /** @description One of the caller's UTM templates: its utm_* parameters are set on the destination */
-                        utmTemplateId?: string;
                         /** @description Web2app (Pro and above): iPhone and Android visitors are sent to the app, with the store as fallback; null removes them */
                         appLinks?: {
                             ios?: components["schemas"]["IosAppTarget"];
                             android?: components["schemas"]["AndroidAppTarget"];
                         } | null;
+                        /**
+                         * Format: uri
+                         * @description Destination URL (absolute http or https)
+                         */
+                        url?: string;
                         /** @description Destination as Base64, instead of url (Description B style) */
                         long?: string;
                     }[];
@@ -3870,13 +3870,12 @@ export interface operations {
                 "application/json": {
                     /** @description 1 to 1000 links */
                     urls: {
-                        /**
-                         * Format: uri
-                         * @description Destination URL (absolute http or https)
-                         */
-                        url: string;
-                        /** @description Pro and above */
+                        /** @description A custom slug under the caller's namespace: the short URL becomes <namespace>/<slug> (Pro and above) */
                         customSlug?: string;
+                        /** @description One of the caller's active custom domains; default: the account's default domain */
+                        domain?: string;
+                        /** @description One of the caller's UTM templates: its utm_* parameters are set on the destination */
+                        utmTemplateId?: string;
                         /**
                          * Format: date-time
                          * @description Time at which the link expires
@@ -3891,15 +3890,16 @@ export interface operations {
                         activeFrom?: string;
                         /** @description ISO 3166-1 alpha-2 codes of countries whose visitors get a 451 page instead of the redirect */
                         blockedCountries?: string[];
-                        /** @description One of the caller's active custom domains; default: the account's default domain */
-                        domain?: string;
-                        /** @description One of the caller's UTM templates: its utm_* parameters are set on the destination */
-                        utmTemplateId?: string;
                         /** @description Web2app (Pro and above): iPhone and Android visitors are sent to the app, with the store as fallback; null removes them */
                         appLinks?: {
                             ios?: components["schemas"]["IosAppTarget"];
                             android?: components["schemas"]["AndroidAppTarget"];
                         } | null;
+                        /**
+                         * Format: uri
+                         * @description Destination URL (absolute http or https)
+                         */
+                        url?: string;
                         /** @description Destination as Base64, instead of url (Description B style) */
                         long?: string;
                     }[];

@@ -13,7 +13,7 @@ import { answerClientError, serverWith } from './http/server.js';
 import { createCore, type Core, type CoreOptions } from './core.js';
 import { registerAccess } from './http/access.js';
 import { registerErrorHandling } from './http/error-handler.js';
-import { watchDeclaredCodes } from './http/declared-codes.js';
+import { watchDeclaredCodes, watchToolCodes } from './http/declared-codes.js';
 import { registerValidation } from './http/validators.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { registerOpenApi } from './http/openapi.js';
@@ -102,6 +102,8 @@ export async function buildApp(config: Config, options: CoreOptions = {}): Promi
   }
   registerErrorHandling(app);
   watchDeclaredCodes(app, options.onUndeclaredCode);
+  // MCP tool errors answer inside a 200, where no hook sees them: callTool reports them (src/mcp/tool.ts).
+  if (options.onUndeclaredCode) watchToolCodes(core, options.onUndeclaredCode);
   registerSecurityHeaders(app);
   // Before any route: it hooks each route declared after it (src/http/compression.ts).
   await registerCompression(app);

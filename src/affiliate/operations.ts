@@ -11,11 +11,14 @@ export const AFFILIATE_OPERATIONS = {
   update: operation({ id: 'updateAffiliateProgram', policy: { minTier: 'builder' }, errors: ['INVALID_NAME', 'INVALID_PUBLIC', 'INVALID_STATUS', 'INVALID_BODY', 'AFFILIATE_PROGRAM_NOT_FOUND'] }),
   list: operation({ id: 'listAffiliatePrograms', policy: POLICIES.apiAccess, errors: [] }),
   discover: operation({ id: 'discoverAffiliatePrograms', policy: POLICIES.apiAccess, errors: [] }),
-  /** Joining is any paying plan. */
+  /**
+   * Joining is any paying plan. It makes the partner link, which counts against the daily link limit (RATE_LIMITED
+   * from the service, inside an MCP tool call too, where the POST's own rate limits are checked before any call).
+   */
   join: operation({
     id: 'joinAffiliateProgram',
     policy: { minTier: 'pro' },
-    errors: ['AFFILIATE_PROGRAM_NOT_FOUND', 'OWN_PROGRAM', 'PROGRAM_CLOSED', 'PROGRAM_PRIVATE', 'ALREADY_JOINED', 'CODE_SPACE_BUSY'],
+    errors: ['AFFILIATE_PROGRAM_NOT_FOUND', 'OWN_PROGRAM', 'PROGRAM_CLOSED', 'PROGRAM_PRIVATE', 'ALREADY_JOINED', 'CODE_SPACE_BUSY', 'RATE_LIMITED'],
   }),
   partners: operation({ id: 'listAffiliatePartners', policy: POLICIES.apiAccess, errors: ['AFFILIATE_PROGRAM_NOT_FOUND'] }),
   partnerships: operation({ id: 'listAffiliatePartnerships', policy: POLICIES.apiAccess, errors: [] }),

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { bind, callerOf } from '../http/access.js';
-import { errorResponses } from '../http/schemas.js';
+import { errorResponses } from '../schema/shapes.js';
 import { AFFILIATE_OPERATIONS as ops } from './operations.js';
 import {
   ConversionBody, ConversionObject, CreateProgramBody, DiscoverList, DiscoverQuery, PartnerList, PartnershipList, PartnershipObject, ProgramList,

@@ -1,5 +1,5 @@
 import { checkName } from '../names.js';
-import { validationError } from '../http/validation-messages.js';
+import { validationError } from '../schema/messages.js';
 import { checkDestination } from '../links/rules.js';
 
 export const COMMISSION_TYPES = ['CPC', 'CPA'] as const;

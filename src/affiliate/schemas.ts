@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
-import { DateTime, Nullable, Pagination, StringEnum } from '../http/schemas.js';
+import { DateTime, Nullable, Pagination, StringEnum } from '../schema/shapes.js';
 import { AMOUNT_MAX_CENTS, COMMISSION_MAX_CENTS, COMMISSION_TYPES, NAME_MAX, PROGRAM_STATUSES } from './rules.js';
-import { named } from '../http/schema-names.js';
+import { named } from '../schema/names.js';
 
 const CommissionType = StringEnum(COMMISSION_TYPES, { description: 'CPC: cents per paid click (a tracked click, at most one per visitor address per program per day); CPA: cents per reported conversion' });
 const Cents = (description: string) => Type.Integer({ description });

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type TSchema } from '@sinclair/typebox';
 import { bind, callerOf } from '../http/access.js';
-import { errorResponses, Pagination } from '../http/schemas.js';
+import { errorResponses, Pagination } from '../schema/shapes.js';
 import type { LinkPresenter } from '../links/presenters.js';
 import { LinkB, LinkDetailsA, PaginationOut, ShortPathParams } from '../links/schemas.js';
 import { AGENTLINK_OPERATIONS as ops } from './operations.js';

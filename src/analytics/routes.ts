@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { bind, callerOf } from '../http/access.js';
-import { errorResponses, MAX_INTEGER } from '../http/schemas.js';
+import { errorResponses, MAX_INTEGER } from '../schema/shapes.js';
 import type { Link } from '../links/link.js';
 import type { LinkPresenter } from '../links/presenters.js';
 import type { LinkKey } from '../links/repository.js';

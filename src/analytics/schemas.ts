@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
-import { DateTime, Nullable } from '../http/schemas.js';
+import { DateTime, Nullable } from '../schema/shapes.js';
 import { PERIODS } from './service.js';
-import { named } from '../http/schema-names.js';
+import { named } from '../schema/names.js';
 
 export const ClickRecord = named('Click', 'One click: when, where from, and on what', Type.Object({
   timestamp: DateTime(),

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { parse, type CsvError } from 'csv-parse';
 import { errors } from '../errors.js';
-import { unprotectFormula } from '../exports/csv.js';
+import { hasDestinationColumn, importColumnOf, importItem, IMPORT_FIELDS } from '../links/import-columns.js';
 
 /**
  * Turns an import file (CSV, a JSON document or JSON lines) into rows for `links import`. Only the file format is
@@ -11,25 +11,6 @@ import { unprotectFormula } from '../exports/csv.js';
 /** CSV, one JSON document (`{"links":[...]}` as the exports write it, or an array of links) or JSON lines. */
 export type ImportFormat = 'csv' | 'json' | 'jsonl';
 export const IMPORT_FORMATS: readonly ImportFormat[] = ['csv', 'json', 'jsonl'];
-
-/** What a row carries over to the new link. */
-export const IMPORT_FIELDS = ['url', 'customSlug', 'expiresAt', 'maxClicks', 'activeFrom', 'blockedCountries'] as const;
-type ImportField = (typeof IMPORT_FIELDS)[number];
-
-/**
- * The columns (CSV) or fields (JSON) each import field is read from, the first non-empty one winning: the short
- * names of a hand-written file, then the names of Snip's links file (src/exports/service.ts), whose `fullPath`
- * (`<prefix>/<slug>`) gives the slug. Anything else in the file (shortCode, clicks, ...) is ignored.
- */
-const SOURCES: Record<ImportField, readonly string[]> = {
-  url: ['url', 'destination'],
-  customSlug: ['customSlug', 'fullPath'],
-  expiresAt: ['expiresAt'],
-  maxClicks: ['maxClicks'],
-  activeFrom: ['activeFrom'],
-  blockedCountries: ['blockedCountries'],
-};
-const COLUMNS = Object.values(SOURCES).flat();
 
 /**
  * One row of the file, by the line it starts on (for a JSON document: the link's position in its list). `item`
@@ -85,42 +66,9 @@ export async function* normalisedText(chunks: AsyncIterable<string>): AsyncGener
   if (carry) yield carry;
 }
 
-/**
- * Empty strings (after trimming) and null mean "absent"; strings are trimmed (CSV cells first lose the formula guard
- * of Snip's exports); anything else is kept as is.
- */
-function cell(value: unknown, fromCsv: boolean): unknown {
-  if (value === null || value === undefined) return undefined;
-  if (typeof value !== 'string') return value;
-  const text = (fromCsv ? unprotectFormula(value) : value).trim();
-  return text === '' ? undefined : text;
-}
-
-const DECIMAL = /^[+-]?\d+(\.\d+)?$/;
-
-/** The value of one import field: the first of its sources with a value, made what the links service expects. */
-function fieldValue(record: Record<string, unknown>, field: ImportField, fromCsv: boolean): unknown {
-  for (const source of SOURCES[field]) {
-    let value = cell(record[source], fromCsv);
-    if (value === undefined) continue;
-    // `<prefix>/<slug>`: the slug goes into the importing account's own namespace.
-    if (source === 'fullPath' && typeof value === 'string') value = value.slice(value.lastIndexOf('/') + 1);
-    // CSV has no types: a numeric maxClicks becomes a number, blocked countries are one comma-separated cell.
-    if (field === 'maxClicks' && fromCsv && typeof value === 'string' && DECIMAL.test(value)) value = Number(value);
-    if (field === 'blockedCountries' && typeof value === 'string') value = value.split(',').map((c) => c.trim()).filter(Boolean);
-    if (field === 'blockedCountries' && Array.isArray(value) && value.length === 0) continue;
-    return value;
-  }
-  return undefined;
-}
-
 /** The import fields of one record, absent ones left out, and the row's fingerprint key. */
 function pickFields(record: Record<string, unknown>, fromCsv: boolean): { item: Record<string, unknown>; key: string } {
-  const item: Record<string, unknown> = {};
-  for (const field of IMPORT_FIELDS) {
-    const value = fieldValue(record, field, fromCsv);
-    if (value !== undefined) item[field] = value;
-  }
+  const item = importItem(record, fromCsv);
   // The key of a row without blocked countries is what it was before they were imported, so re-running an old
   // import file still finds its links.
   const key = IMPORT_FIELDS.slice(0, 5).map((field) => item[field] ?? null);
@@ -134,10 +82,9 @@ function pickFields(record: Record<string, unknown>, fromCsv: boolean): { item: 
 
 /** Matches header names to the columns an import reads, case-insensitively; other columns are dropped (false). */
 function headerColumns(header: string[]): (string | false)[] {
-  const known = new Map(COLUMNS.map((name) => [name.toLowerCase(), name] as const));
   const seen = new Set<string>();
   return header.map((name) => {
-    const column = known.get(String(name).trim().toLowerCase());
+    const column = importColumnOf(String(name));
     if (!column || seen.has(column)) return false; // the first of two equal columns wins
     seen.add(column);
     return column;
@@ -197,7 +144,7 @@ export async function* csvRows(text: AsyncIterable<string>): AsyncGenerator<Pars
     );
   const end = () => new Promise<void>((resolve) => parser.once('error', () => resolve()).end(() => resolve()));
   const checkHeader = () => {
-    if (state.columns && !state.columns.includes('url') && !state.columns.includes('destination')) {
+    if (state.columns && !hasDestinationColumn(state.columns)) {
       throw new ImportFileError(
         'The CSV header row has no url (or destination) column; an import reads url, customSlug, expiresAt, maxClicks, activeFrom and blockedCountries, or the columns of a Snip export',
       );

@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { bind, callerOf } from '../http/access.js';
-import { DateTime, errorResponses, Nullable } from '../http/schemas.js';
+import { DateTime, errorResponses, Nullable } from '../schema/shapes.js';
 import { DOMAIN_OPERATIONS as ops } from './operations.js';
 import type { DomainsService } from './service.js';
-import { named } from '../http/schema-names.js';
+import { named } from '../schema/names.js';
 
 const Status = Type.Unsafe<'pending_txt' | 'verified' | 'active'>({ type: 'string', enum: ['pending_txt', 'verified', 'active'] });
 const NotFoundPageShape = Type.Object({

@@ -214,9 +214,8 @@ export class DomainsService {
   }
 
   /** For link creation: the requested domain if it is the account's and active, else the account's default. */
-  async domainFor(accountId: string, requested: unknown): Promise<string | null> {
-    if (requested === undefined || requested === null) return this.repo.defaultOf(accountId);
-    if (typeof requested !== 'string') throw new AppError('INVALID_DOMAIN', 'domain must be a hostname');
+  async domainFor(accountId: string, requested: string | undefined): Promise<string | null> {
+    if (requested === undefined) return this.repo.defaultOf(accountId);
     const row = await this.repo.findOwn(normalHost(requested), accountId);
     if (!row || this.expired(row)) throw notFound();
     if (row.status !== 'active') throw errors.domainNotActive();

@@ -10,7 +10,7 @@
  * serve), so no operation lists them.
  *
  * Field codes: a schema failure is `INVALID_<FIELD>` or `MISSING_<FIELD>` (400) for whichever top-level field the
- * input names (src/http/validation-messages.ts). They are one pattern entry rather than one entry per field:
+ * input names (src/schema/messages.ts). They are one pattern entry rather than one entry per field:
  * `validationCodes(schema)` lists the concrete codes a given schema can produce, and the codes a service also
  * throws itself (INVALID_URL, MISSING_NAME, …) are entries here with their own sentence.
  */

@@ -1,4 +1,7 @@
 import { stringify } from 'csv-stringify/sync';
+import { protectFormula } from './formula-guard.js';
+
+export { protectFormula, unprotectFormula } from './formula-guard.js';
 
 /**
  * The one CSV dialect Snip writes (the API exports and the operator CLI's `links export`, which write the same
@@ -7,26 +10,6 @@ import { stringify } from 'csv-stringify/sync';
  */
 
 export type CsvCell = string | number | null;
-
-/** Characters that make a spreadsheet read a cell as a formula (OWASP's CSV injection list). */
-const FORMULA_START = /^[=+\-@\t\r]/;
-
-/**
- * A text cell a spreadsheet would run as a formula gets a leading `'`, which spreadsheets show as text. Numbers are
- * written as they are: they are data, not text (and Snip has no negative ones).
- */
-export function protectFormula(value: string): string {
-  return FORMULA_START.test(value) ? `'${value}` : value;
-}
-
-/**
- * The inverse of `protectFormula`, for reading Snip's own CSV back (`links import`): a `'` followed by one of the
- * formula characters is dropped. Only for cells that can never start with `'` themselves (URLs, slugs, dates,
- * numbers, country codes), where the `'` can only be the guard.
- */
-export function unprotectFormula(value: string): string {
-  return value.startsWith("'") && FORMULA_START.test(value.slice(1)) ? value.slice(1) : value;
-}
 
 export interface CsvOptions {
   /** Write the header row first (the first page of an export). */

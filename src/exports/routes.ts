@@ -4,7 +4,7 @@ import type { FastifyReply } from 'fastify';
 import { BreakdownFields } from '../analytics/schemas.js';
 import { PERIODS } from '../analytics/service.js';
 import { bind, callerOf } from '../http/access.js';
-import { DateTime, errorResponses, Nullable } from '../http/schemas.js';
+import { DateTime, errorResponses, Nullable } from '../schema/shapes.js';
 import { ShortPathParams } from '../links/schemas.js';
 import { EXPORT_OPERATIONS as ops } from './operations.js';
 import { DEFAULT_EXPORT_FORMAT, DEFAULT_STATS_PERIOD, EXPORT_FORMATS, type ExportFile, type ExportsService } from './service.js';

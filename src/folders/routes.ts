@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { bind, callerOf } from '../http/access.js';
-import { errorResponses, SuccessMessage } from '../http/schemas.js';
+import { errorResponses, SuccessMessage } from '../schema/shapes.js';
 import { FOLDER_OPERATIONS as ops } from './operations.js';
 import { NAME_MAX_A, NAME_MAX_B } from './rules.js';
 import { AssignBody, AssignResult, CreateFolderBody, FolderListA, FolderListB, FolderObject, FolderParams, UpdateFolderBody } from './schemas.js';

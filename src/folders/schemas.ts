@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { DateTime, Nullable } from '../http/schemas.js';
-import { named } from '../http/schema-names.js';
+import { DateTime, Nullable } from '../schema/shapes.js';
+import { named } from '../schema/names.js';
 
 const Color = (description: string) => Type.String({ pattern: '^#[0-9A-Fa-f]{6}$', description });
 

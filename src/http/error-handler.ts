@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { AppError, errors, type ErrorCode } from '../errors.js';
-import { fromSchemaIssues, nulError, nulPath } from './schema-issues.js';
+import { fromSchemaIssues, nulError, nulPath } from '../schema/issues.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan, tooDeep } from './json-limits.js';
 import { settle } from '../access/policy.js';
 import type { Access } from './access.js';

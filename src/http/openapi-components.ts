@@ -1,11 +1,11 @@
-import { nameOf } from './schema-names.js';
+import { nameOf } from '../schema/names.js';
 
 /** The parts of a route schema the document writes as schemas (a query's properties become parameters). */
 type RouteSchema = { body?: unknown; querystring?: unknown; response?: Record<string, unknown> };
 
 const REF_PREFIX = '#/components/schemas/';
 
-/** A copy of `node` in which every named schema (src/http/schema-names.ts) is a `$ref`; `node` itself stays unless `self`. */
+/** A copy of `node` in which every named schema (src/schema/names.ts) is a `$ref`; `node` itself stays unless `self`. */
 function referTo(node: unknown, self: boolean): unknown {
   if (Array.isArray(node)) return node.map((item) => referTo(item, true));
   if (typeof node !== 'object' || node === null) return node;

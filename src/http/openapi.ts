@@ -3,17 +3,17 @@ import { onlyRefuses } from './methods.js';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { isErrorCode, statusOf, type ErrorCode } from '../errors.js';
-import { ErrorBody, errorResponses, RateLimitBodyB } from './schemas.js';
+import { ErrorBody, errorResponses, RateLimitBodyB } from '../schema/shapes.js';
 import { SchemaComponents } from './openapi-components.js';
 import { OPENAPI_TAGS } from './openapi-tags.js';
-import { validationCodes } from './validation-messages.js';
+import { validationCodes } from '../schema/messages.js';
 import { SCOPES } from '../oauth/scopes.js';
 
 /**
  * Generates /openapi.yaml from the route schemas. Routes that need a key get the bearer scheme and the
  * 401/403 bodies added here, once, rather than in every route file, and public ones an empty `security`; every
  * operation gets `x-error-codes`, the codes it may answer with by status (see `errorCodesOf`). Named schemas
- * (src/http/schema-names.ts) are written once, in `components.schemas`, and referred to.
+ * (src/schema/names.ts) are written once, in `components.schemas`, and referred to.
  */
 declare module 'fastify' {
   interface FastifyInstance {

@@ -1,8 +1,8 @@
-import { Ajv, type Options, type ValidateFunction } from 'ajv';
-import addFormats from 'ajv-formats';
+import type { ValidateFunction } from 'ajv';
+import { ajvOf } from '../schema/check.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { errors, type AppError } from '../errors.js';
-import { nulError } from './schema-issues.js';
+import { nulError } from '../schema/issues.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -13,17 +13,6 @@ declare module 'fastify' {
     nulInUrl?: 'own';
   }
 }
-
-/** Fastify's own Ajv options (@fastify/ajv-compiler), but for `coerceTypes`; MCP tool arguments use the strict one too. */
-export const ajvOf = (coerceTypes: boolean) => {
-  const options: Options = { coerceTypes, useDefaults: true, removeAdditional: true, addUsedSchema: false, allErrors: false };
-  const ajv = new Ajv(options);
-  addFormats.default(ajv);
-  // Destinations are checked by the link rules (which also refuse javascript: and friends), not by Ajv's stricter
-  // RFC 3986 format, which would reject URLs that browsers accept.
-  ajv.addFormat('uri', true);
-  return ajv;
-};
 
 /**
  * Ajv coerces the text "Infinity" to the number Infinity and then skips the numeric keywords (`maximum` among them)

@@ -1,3 +1,4 @@
+import { Type, type TObject, type TProperties, type TSchema } from '@sinclair/typebox';
 import { errors } from '../errors.js';
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{2,3})?$/;
@@ -25,3 +26,13 @@ export function destinationOf(body: { url?: string; long?: string }): string | u
   if (body.url !== undefined) return body.url;
   return body.long === undefined ? undefined : decodeBase64Destination(body.long);
 }
+
+/**
+ * Description B's form of a link input (and of bulk items): the destination plain (`url`) or as Base64 (`long`),
+ * every other field as the input has it. `destinationOf` reads the two back into one.
+ */
+export const withBase64 = <P extends TProperties & { url: TSchema }>(input: TObject<P>, description: string) => {
+  const { url, ...rest } = input.properties;
+  const { type: _type, properties: _properties, required: _required, ...options } = input as unknown as Record<string, unknown>;
+  return Type.Object({ ...(rest as Omit<P, 'url'>), url: Type.Optional(url as P['url']), long: Type.Optional(Type.String({ description })) }, options);
+};

@@ -1,8 +1,8 @@
 import type { Caller } from '../accounts/service.js';
 import { AppError, errors } from '../errors.js';
 import { decodeBase64Destination } from './base64-destination.js';
-import type { CreationDeps } from './creator.js';
-import { bulkItemInput, draftLink, type LinkDraft } from './drafts.js';
+import { draftFor, type CreationDeps } from './creator.js';
+import { linkItemInput, type CreateLinkInput, type LinkDraft } from './drafts.js';
 import { toLink, type Link } from './link.js';
 
 export interface BulkOptions {
@@ -12,6 +12,11 @@ export interface BulkOptions {
   chargeQuota?: boolean;
   /** One fingerprint per item: an item whose fingerprint already made a link is answered with that link. */
   importKeys?: string[];
+  /**
+   * How this surface's items read (default: Description B's item, `linkItemInput`): a binding that names fields
+   * otherwise (MCP's `slug`) checks its own form of the same schema and renames back.
+   */
+  readItem?: (raw: unknown) => CreateLinkInput;
 }
 
 /** One bulk item's outcome, in input order. `existing` marks an import row that had already been imported. */
@@ -48,18 +53,31 @@ export class BulkCreator {
       throw errors.tooManyUrls(options.maxItems);
     }
     const now = this.deps.clock.now();
-    const domain = await this.deps.domains.domainFor(caller.accountId, undefined);
+    const readItem = options.readItem ?? linkItemInput;
+    // Most items name the same domain (or none): one lookup per domain named, not per item.
+    const lookups = new Map<string, Promise<string | null>>();
+    const domains = {
+      domainFor: (accountId: string, requested: string | undefined) => {
+        const key = requested ?? '';
+        if (!lookups.has(key)) lookups.set(key, this.deps.domains.domainFor(accountId, requested));
+        return lookups.get(key)!;
+      },
+    };
+    const deps = { ...this.deps, domains };
     const outcomes: BulkOutcome[] = [];
     const pending: { index: number; url: string; draft: LinkDraft; importKey: string | null }[] = [];
     const existing = await this.deps.repo.byImportKeys(caller.accountId, options.importKeys ?? []);
     const slugsSeen = new Set<string>();
-    urls.forEach((raw, index) => {
+    for (const [index, raw] of urls.entries()) {
       const url = echoUrl(raw);
       const importKey = options.importKeys?.[index] ?? null;
       const already = importKey ? existing.get(importKey) : undefined;
-      if (already) return outcomes.push({ index, url, link: toLink(already), existing: true });
+      if (already) {
+        outcomes.push({ index, url, link: toLink(already), existing: true });
+        continue;
+      }
       try {
-        const draft = { ...draftLink(caller, bulkItemInput(raw), now, this.deps.ownHostnames, this.deps.plans), domain };
+        const draft = await draftFor(deps, caller, readItem(raw), now);
         if (draft.slug && slugsSeen.has(draft.slug)) throw errors.slugTaken();
         if (draft.slug) slugsSeen.add(draft.slug);
         pending.push({ index, url, draft, importKey });
@@ -67,7 +85,7 @@ export class BulkCreator {
         if (!(error instanceof AppError)) throw error;
         outcomes.push({ index, url, error });
       }
-    });
+    }
 
     const namespace = caller.namespace;
     const taken = namespace ? await this.deps.repo.takenSlugs(namespace, pending.flatMap((p) => (p.draft.slug ? [p.draft.slug] : []))) : new Set();

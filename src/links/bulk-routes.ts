@@ -2,9 +2,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
 import { bind, callerOf } from '../http/access.js';
 import { tierLabel } from '../accounts/plans.js';
-import { errorResponses, Nullable } from '../http/schemas.js';
+import { errorResponses, Nullable } from '../schema/shapes.js';
 import type { BulkOutcome } from './bulk-creator.js';
-import { CreateLinkBodyA } from './schemas.js';
+import { LinkItem } from './drafts.js';
 import type { LinkPresenter } from './presenters.js';
 import type { LinksService } from './service.js';
 import { LINK_OPERATIONS as ops } from './operations.js';
@@ -12,13 +12,8 @@ import { LINK_OPERATIONS as ops } from './operations.js';
 export const BULK_MAX_A = 100;
 export const BULK_MAX_B = 1_000;
 
-const BulkItem = Type.Object(
-  {
-    ...CreateLinkBodyA.properties,
-    long: Type.Optional(Type.String({ description: 'Destination as Base64, instead of url (Description B style)' })),
-  },
-  { description: 'Checked one by one: a bad item fails only itself' },
-);
+/** Documented as the item it is (src/links/drafts.ts LinkItem); checked per item by it, not by the route. */
+const BulkItem = Type.Unsafe<Static<typeof LinkItem>>({ ...LinkItem, description: 'Checked one by one: a bad item fails only itself' });
 
 const bulkBody = (max: number) =>
   Type.Object({ urls: Type.Array(BulkItem, { minItems: 1, maxItems: max, description: `1 to ${max} links` }) });
@@ -50,7 +45,8 @@ function present(outcomes: BulkOutcome[], links: LinkPresenter): Static<typeof B
   return { success: true, summary: { total: results.length, created, failed: results.length - created }, results };
 }
 
-// Items are validated by the link rules one at a time, not by Ajv, which would refuse the whole request.
+// Items are checked one at a time against the link input's schema (linkItemInput), not here, which would refuse
+// the whole request for one bad item.
 const perItemValidation = () => () => true;
 
 /** Description A: POST /api/v1/bulk (Builder+, 100). Description B: POST /api/bulk (Pro+, 1,000). */

@@ -4,7 +4,7 @@ import type { Clock } from '../clock.js';
 import { errors } from '../errors.js';
 import type { EventBus } from '../events/bus.js';
 import type { UsageService } from '../usage/service.js';
-import { draftLink, type CreateLinkInput } from './drafts.js';
+import { draftLink, type CreateLinkInput, type LinkDraft } from './drafts.js';
 import type { Link } from './link.js';
 import type { LinkWriter } from './link-writer.js';
 import type { LinksRepository } from './repository.js';
@@ -13,7 +13,7 @@ import { checkDestination } from './rules.js';
 /** Which custom domain a new link's short URL uses (src/domains). */
 export interface LinkDomains {
   /** The requested domain when it is the account's active one (else an error), or the account's default. */
-  domainFor(accountId: string, requested: unknown): Promise<string | null>;
+  domainFor(accountId: string, requested: string | undefined): Promise<string | null>;
 }
 
 /** The caller's UTM templates (src/utm), applied to a new link's destination. */
@@ -32,22 +32,31 @@ export interface CreationDeps {
   ownHostnames: ReadonlySet<string>;
   plans: Plans;
   domains: LinkDomains;
+  utmTemplates: LinkUtmTemplates;
+}
+
+/**
+ * A new link's draft by every rule, its custom domain and UTM template included: the one way single and bulk
+ * creation (bulk-creator.ts) turn an input into a link, so an option cannot work in one and be dropped by the other.
+ */
+export async function draftFor(deps: CreationDeps, caller: Caller, input: CreateLinkInput, now: Date): Promise<LinkDraft> {
+  const draft = draftLink(caller, input, now, deps.ownHostnames, deps.plans);
+  draft.domain = await deps.domains.domainFor(caller.accountId, input.domain);
+  if (input.utmTemplateId !== undefined) {
+    // Checked again: the template's parameters may make the destination too long.
+    draft.url = checkDestination(await deps.utmTemplates.apply(caller, input.utmTemplateId, draft.url), deps.ownHostnames);
+  }
+  return draft;
 }
 
 /** Makes one new link; every rule comes from `draftLink`, so single and bulk creation (bulk-creator.ts) agree. */
 export class LinkCreator {
-  constructor(
-    private readonly deps: CreationDeps,
-    private readonly utmTemplates: LinkUtmTemplates,
-  ) {}
+  constructor(private readonly deps: CreationDeps) {}
 
   /** `partnershipId`: set by affiliate programs for a partner link, never from a client's input. */
   async createOne(caller: Caller, input: CreateLinkInput, partnershipId: string | null = null): Promise<Link> {
     const now = this.deps.clock.now();
-    const draft = draftLink(caller, input, now, this.deps.ownHostnames, this.deps.plans);
-    draft.partnershipId = partnershipId;
-    draft.domain = await this.deps.domains.domainFor(caller.accountId, input.domain);
-    draft.url = await this.withUtm(caller, input.utmTemplateId, draft.url);
+    const draft = { ...(await draftFor(this.deps, caller, input, now)), partnershipId };
     if (draft.namespace && draft.slug && (await this.deps.repo.find({ namespace: draft.namespace, slug: draft.slug }))) {
       throw errors.slugTaken();
     }
@@ -61,12 +70,5 @@ export class LinkCreator {
       await refund();
       throw error;
     }
-  }
-
-  /** The destination with the template's parameters, checked again (the parameters may make it too long). */
-  private async withUtm(caller: Caller, templateId: unknown, url: string): Promise<string> {
-    if (templateId === undefined || templateId === null) return url;
-    if (typeof templateId !== 'string') throw errors.invalidUtmTemplateId();
-    return checkDestination(await this.utmTemplates.apply(caller, templateId, url), this.deps.ownHostnames);
   }
 }

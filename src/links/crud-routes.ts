@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { bind, callerOf } from '../http/access.js';
-import { errorResponses, SuccessMessage } from '../http/schemas.js';
+import { errorResponses, SuccessMessage } from '../schema/shapes.js';
 import { destinationOf } from './base64-destination.js';
 import type { Link } from './link.js';
 import { LINK_OPERATIONS as ops } from './operations.js';

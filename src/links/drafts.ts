@@ -2,25 +2,18 @@ import type { Caller } from '../accounts/service.js';
 import { lowestTierWith, tierLabel, type Plans } from '../accounts/plans.js';
 import { checkAppLinks, type AppLinks } from '../web2app/app-links.js';
 import type { LinkSource } from './link.js';
-import { AppError, errors } from '../errors.js';
-import { destinationOf } from './base64-destination.js';
-import { checkBlockedCountries, checkDestination, checkMaxClicks, checkSchedule, checkSlug } from './rules.js';
-import { validationError } from '../http/validation-messages.js';
+import type { Static } from '@sinclair/typebox';
+import { errors } from '../errors.js';
+import { checkInput } from '../schema/check.js';
+import { destinationOf, withBase64 } from './base64-destination.js';
+import { LinkInput } from './input.js';
+import { checkDestination, checkSchedule, normalisedCountries } from './rules.js';
 
-export interface CreateLinkInput {
-  url: unknown;
-  customSlug?: string;
-  expiresAt?: string;
-  maxClicks?: number;
-  activeFrom?: string;
-  blockedCountries?: unknown;
-  /** An active custom domain of the caller's for the short URL; absent: the account's default domain. */
-  domain?: unknown;
-  /** One of the caller's UTM templates, whose utm_* parameters are set on the destination; absent or null: none. */
-  utmTemplateId?: unknown;
-  /** App targets for phone visitors (web2app, Pro and above); absent or null: none. */
-  appLinks?: unknown;
-}
+/**
+ * A new link as the services take it: the link input (src/links/input.ts) whose destination a surface may have
+ * decoded (B's Base64) or left out (then MISSING_URL).
+ */
+export type CreateLinkInput = Omit<LinkInput, 'url'> & { url: string | undefined };
 
 /** A link that passed every rule and waits for its id and code. */
 export interface LinkDraft {
@@ -70,12 +63,11 @@ export function draftLink(
   plans: Plans,
 ): LinkDraft {
   const url = checkDestination(input.url, ownHostnames);
-  const slug = input.customSlug === undefined ? null : checkSlug(input.customSlug);
+  const slug = input.customSlug ?? null;
   if (slug !== null && !plans[caller.tier].customSlugs) throw errors.premiumRequired();
   if (slug !== null && !caller.namespace) {
     throw errors.namespaceRequired();
   }
-  const maxClicks = input.maxClicks === undefined ? null : checkMaxClicks(input.maxClicks);
   const schedule = checkSchedule(
     { expiresAt: input.expiresAt ?? null, activeFrom: input.activeFrom ?? null },
     { expiresAt: true, activeFrom: true },
@@ -86,41 +78,30 @@ export function draftLink(
     namespace: slug === null ? null : caller.namespace,
     slug,
     url,
-    maxClicks,
+    maxClicks: input.maxClicks ?? null,
     ...schedule,
-    blockedCountries: input.blockedCountries === undefined ? null : checkBlockedCountries(input.blockedCountries),
+    blockedCountries: input.blockedCountries === undefined ? null : normalisedCountries(input.blockedCountries),
     domain: null,
     ...sourceOf(caller),
-    appLinks: input.appLinks === undefined ? null : checkAppLinksFor(caller, input.appLinks, ownHostnames, plans),
+    appLinks: input.appLinks == null ? null : checkAppLinksFor(caller, input.appLinks, ownHostnames, plans),
     partnershipId: null,
   };
 }
 
-const optional = <T>(value: unknown, check: (v: unknown) => v is T, refusal: () => AppError): T | undefined => {
-  if (value === undefined || value === null) return undefined;
-  if (!check(value)) throw refusal();
-  return value;
-};
-const isString = (v: unknown): v is string => typeof v === 'string';
-const isNumber = (v: unknown): v is number => typeof v === 'number';
+/** Description B's form of one bulk item (url or Base64 long): the schema every item, import row and dashboard row is held to. */
+export const LinkItem = withBase64(LinkInput, 'Destination as Base64, instead of url (Description B style)');
 
 /**
- * One item of a bulk request, as sent: items are checked one by one (spec 2.6), so their shapes are checked
- * here rather than by the route schema, which would fail the whole request.
+ * How one item of a bulk request or an import is read: checked against a surface's form of the link input's own
+ * schema, so an item breaks a rule with the code and sentence a single create answers. Items are checked one by one
+ * (spec 2.6): a bad item fails only itself.
  */
-export function bulkItemInput(raw: unknown): CreateLinkInput {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-    throw errors.invalidItem();
-  }
-  const item = raw as Record<string, unknown>;
-  const long = optional(item.long, isString, () => errors.invalidBase64('must be a Base64 string'));
-  return {
-    url: item.url === undefined || item.url === null ? destinationOf({ long }) : item.url,
-    customSlug: optional(item.customSlug, isString, () => validationError(['customSlug'], { rule: 'type', type: 'string' })),
-    expiresAt: optional(item.expiresAt, isString, () => validationError(['expiresAt'], { rule: 'type', type: 'string' })),
-    maxClicks: optional(item.maxClicks, isNumber, () => validationError(['maxClicks'], { rule: 'type', type: 'integer' })),
-    activeFrom: optional(item.activeFrom, isString, () => validationError(['activeFrom'], { rule: 'type', type: 'string' })),
-    blockedCountries: item.blockedCountries ?? undefined,
-    appLinks: item.appLinks ?? undefined,
+export const itemReader =
+  <T>(schema: object, toInput: (item: T) => CreateLinkInput) =>
+  (raw: unknown): CreateLinkInput => {
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw errors.invalidItem();
+    return toInput(checkInput<T>(schema, raw, 'The item'));
   };
-}
+
+/** REST's and the imports' items: Description B's form, the destination as url or Base64 long. */
+export const linkItemInput = itemReader<Static<typeof LinkItem>>(LinkItem, ({ long, ...item }) => ({ ...item, url: destinationOf({ url: item.url, long }) }));

@@ -22,6 +22,8 @@ export const LINK_CREATE_ERRORS = [
   'INVALID_UTM_TEMPLATE_ID',
   'TEMPLATE_NOT_FOUND',
   'CODE_SPACE_BUSY',
+  // The daily link limit, charged by the links service itself (its 429 over MCP is a tool error, not the POST's).
+  'RATE_LIMITED',
   // A custom domain named on create: unknown or another account's, or not yet active.
   'DOMAIN_NOT_FOUND',
   'DOMAIN_NOT_ACTIVE',

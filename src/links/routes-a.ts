@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { bind, callerOf } from '../http/access.js';
-import { errorResponses } from '../http/schemas.js';
+import { errorResponses } from '../schema/shapes.js';
 import { registerLinkCrud } from './crud-routes.js';
 import { LINK_OPERATIONS as ops } from './operations.js';
 import type { LinkPresenter } from './presenters.js';

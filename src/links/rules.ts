@@ -1,12 +1,10 @@
 import { errors } from '../errors.js';
-import { validationError } from '../http/validation-messages.js';
+import { validationError } from '../schema/messages.js';
 import type { LinkKey } from './repository.js';
 import { isOwnHost } from '../net/hostname.js';
 
 export const MAX_URL_LENGTH = 4096;
 export const CODE_PATTERN = /^[A-Za-z0-9]{6}$/;
-export const SLUG_PATTERN = /^[a-zA-Z0-9-]{3,50}$/;
-export const MAX_CLICKS_CEILING = 2_147_483_647;
 
 /**
  * A destination must be an absolute http(s) URL of sane length that does not point back at Snip's own short
@@ -30,41 +28,20 @@ export function checkDestination(raw: unknown, ownHostnames: ReadonlySet<string>
   return url.toString();
 }
 
-/**
- * The rules below are the link schema's own (src/links/schemas.ts), checked again for inputs that reach the
- * service without passing that schema (bulk items, MCP tools, CLI imports); they answer in the schema's words, so
- * one rule reads the same on every surface.
- */
-export function checkSlug(slug: string): string {
-  if (slug.length < 3) throw validationError(['customSlug'], { rule: 'minLength', limit: 3 });
-  if (slug.length > 50) throw validationError(['customSlug'], { rule: 'maxLength', limit: 50 });
-  if (!SLUG_PATTERN.test(slug)) throw validationError(['customSlug'], { rule: 'pattern', pattern: '^[a-zA-Z0-9-]+$' });
-  return slug;
+/** Blocked countries as stored: upper case, each once, sorted; an empty list blocks nobody and is stored as none. */
+export function normalisedCountries(codes: readonly string[] | null): string[] | null {
+  if (codes === null) return null;
+  const unique = [...new Set(codes.map((c) => c.toUpperCase()))].sort();
+  return unique.length > 0 ? unique : null;
 }
 
 /**
- * Countries whose visitors a link refuses (ISO 3166-1 alpha-2, any case); an empty list blocks nobody and is
- * stored as none.
+ * A time the schema held to RFC 3339's date-time format (src/links/input.ts); one that format allows and JavaScript
+ * cannot place (a leap second, 23:59:60) is refused in the schema's words.
  */
-export function checkBlockedCountries(value: unknown): string[] | null {
-  if (value === null) return null;
-  if (!Array.isArray(value) || value.length > 250 || !value.every((c) => typeof c === 'string' && /^[A-Za-z]{2}$/.test(c))) {
-    throw errors.invalidBlockedCountries();
-  }
-  const codes = [...new Set(value.map((c: string) => c.toUpperCase()))].sort();
-  return codes.length > 0 ? codes : null;
-}
-
-export function checkMaxClicks(value: number): number {
-  if (typeof value !== 'number' || !Number.isInteger(value)) throw validationError(['maxClicks'], { rule: 'type', type: 'integer' });
-  if (value < 1) throw validationError(['maxClicks'], { rule: 'atLeast', limit: 1 });
-  if (value > MAX_CLICKS_CEILING) throw validationError(['maxClicks'], { rule: 'atMost', limit: MAX_CLICKS_CEILING });
-  return value;
-}
-
 function parseInstant(value: string, field: 'expiresAt' | 'activeFrom'): number {
   const ms = Date.parse(value);
-  if (!/^\d{4}-\d{2}-\d{2}T/.test(value) || Number.isNaN(ms)) throw validationError([field], { rule: 'format', format: 'date-time' });
+  if (Number.isNaN(ms)) throw validationError([field], { rule: 'format', format: 'date-time' });
   return ms;
 }
 

@@ -1,13 +1,10 @@
 import { Type } from '@sinclair/typebox';
-import { DateTime, MAX_INTEGER, Nullable, Pagination, StringEnum } from '../http/schemas.js';
-import { named } from '../http/schema-names.js';
-import { AppLinksInput, AppLinksOutput } from '../web2app/app-links.js';
+import { DateTime, Nullable, Pagination, StringEnum } from '../schema/shapes.js';
+import { named } from '../schema/names.js';
+import { AppLinksOutput } from '../web2app/app-links.js';
+import { withBase64 } from './base64-destination.js';
+import { LinkChanges, LinkInput } from './input.js';
 import { LINK_SOURCES } from './link.js';
-
-const BlockedCountries = Type.Array(Type.String({ pattern: '^[A-Za-z]{2}$' }), {
-  maxItems: 250,
-  description: 'ISO 3166-1 alpha-2 codes of countries whose visitors get a 451 page instead of the redirect',
-});
 
 const Url = (description: string) => Type.String({ format: 'uri', description });
 
@@ -18,17 +15,8 @@ const originFields = {
   appLinks: AppLinksOutput,
 };
 
-export const CreateLinkBodyA = Type.Object({
-  url: Url('Destination URL (absolute http or https)'),
-  customSlug: Type.Optional(Type.String({ minLength: 3, maxLength: 50, pattern: '^[a-zA-Z0-9-]+$', description: 'Pro and above' })),
-  expiresAt: Type.Optional(DateTime('Time at which the link expires')),
-  maxClicks: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_INTEGER, description: 'Clicks before the link stops redirecting' })),
-  activeFrom: Type.Optional(DateTime('Time at which the link becomes active')),
-  blockedCountries: Type.Optional(BlockedCountries),
-  domain: Type.Optional(Type.String({ description: "One of the caller's active custom domains; default: the account's default domain" })),
-  utmTemplateId: Type.Optional(Type.String({ description: "One of the caller's UTM templates: its utm_* parameters are set on the destination" })),
-  appLinks: Type.Optional(Nullable(AppLinksInput)),
-});
+/** Description A's create takes the link input as it is (src/links/input.ts). */
+export const CreateLinkBodyA = LinkInput;
 
 export const CreatedLinkA = named('CreatedLinkA', 'The link made, as Description A answers a create', Type.Object({
   success: Type.Boolean(),
@@ -96,31 +84,8 @@ export const CreateShortResponse = Type.Object({
   url: Url('Full clickable URL'),
 });
 
-/** B's create accepts the destination plain (`url`) or as Base64 (`long`), with A's optional fields. */
-export const CreateLinkBodyB = Type.Object({
-  url: Type.Optional(Url('Destination URL')),
-  long: Type.Optional(Type.String({ description: 'Destination URL encoded as Base64 (instead of url)' })),
-  customSlug: CreateLinkBodyA.properties.customSlug,
-  expiresAt: CreateLinkBodyA.properties.expiresAt,
-  maxClicks: CreateLinkBodyA.properties.maxClicks,
-  activeFrom: CreateLinkBodyA.properties.activeFrom,
-  blockedCountries: CreateLinkBodyA.properties.blockedCountries,
-  domain: CreateLinkBodyA.properties.domain,
-  utmTemplateId: CreateLinkBodyA.properties.utmTemplateId,
-  appLinks: CreateLinkBodyA.properties.appLinks,
-});
+/** B's create accepts the destination plain (`url`) or as Base64 (`long`), with every option of A's. */
+export const CreateLinkBodyB = withBase64(LinkInput, 'Destination URL encoded as Base64 (instead of url)');
 
-export const UpdateLinkBody = Type.Object(
-  {
-    url: Type.Optional(Url('New destination')),
-    long: Type.Optional(Type.String({ description: 'New destination as Base64 (Description B style)' })),
-    expiresAt: Type.Optional(Nullable(DateTime('New expiry; null removes it'))),
-    maxClicks: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: MAX_INTEGER, description: 'New click cap; null removes it' }))),
-    activeFrom: Type.Optional(Nullable(DateTime('New activation time; null removes it'))),
-    blockedCountries: Type.Optional(Nullable(BlockedCountries)),
-    appLinks: Type.Optional(Nullable(AppLinksInput)),
-  },
-  // Unknown fields are dropped (as MCP's schema drops them), so an update naming none of these changes nothing
-  // and is refused like an empty one, rather than answering 200 for a typo.
-  { minProperties: 1, additionalProperties: false },
-);
+/** A change, on either description: B's Base64 `long` is accepted on A's path too. */
+export const UpdateLinkBody = withBase64(LinkChanges, 'New destination as Base64 (Description B style)');

@@ -13,19 +13,11 @@ import { LinkWriter } from './link-writer.js';
 import { checkAppLinksFor, type CreateLinkInput } from './drafts.js';
 import { toLink, type Link, type LinkSource } from './link.js';
 import type { LinkPatch, LinksRepository } from './repository.js';
-import { checkBlockedCountries, checkDestination, checkMaxClicks, checkSchedule, parseShortPath } from './rules.js';
+import { checkDestination, checkSchedule, normalisedCountries, parseShortPath } from './rules.js';
+import type { LinkChanges } from './input.js';
 
-/** Only the fields present change; null clears expiresAt, maxClicks or activeFrom. */
-export interface UpdateLinkInput {
-  url?: unknown;
-  expiresAt?: string | null;
-  maxClicks?: number | null;
-  activeFrom?: string | null;
-  /** null or an empty list unblocks every country. */
-  blockedCountries?: unknown;
-  /** null removes the app targets. */
-  appLinks?: unknown;
-}
+/** A change as the services take it: the link changes (src/links/input.ts), B's Base64 destination decoded. */
+export type UpdateLinkInput = Omit<LinkChanges, 'url'> & { url?: string };
 
 /** The `folderId` filter value that lists the links in no folder; folder ids start with `fld_`, so it never names one. */
 export const UNFILED = 'none';
@@ -67,8 +59,8 @@ export class LinksService {
     domains: LinkDomains,
     private readonly ports: LinkPorts,
   ) {
-    const creation = { repo, writer: new LinkWriter(repo), bus, usage, clock, ownHostnames, plans, domains };
-    this.creator = new LinkCreator(creation, ports.utmTemplates);
+    const creation = { repo, writer: new LinkWriter(repo), bus, usage, clock, ownHostnames, plans, domains, utmTemplates: ports.utmTemplates };
+    this.creator = new LinkCreator(creation);
     this.bulk = new BulkCreator(creation);
   }
 
@@ -131,10 +123,10 @@ export class LinksService {
     const previous = await this.get(caller, shortPath);
     const patch: LinkPatch = {};
     if (input.url !== undefined) patch.url = checkDestination(input.url, this.ownHostnames);
-    if (input.maxClicks !== undefined) patch.max_clicks = input.maxClicks === null ? null : checkMaxClicks(input.maxClicks);
-    if (input.blockedCountries !== undefined) patch.blocked_countries = checkBlockedCountries(input.blockedCountries)?.join(',') ?? null;
+    if (input.maxClicks !== undefined) patch.max_clicks = input.maxClicks;
+    if (input.blockedCountries !== undefined) patch.blocked_countries = normalisedCountries(input.blockedCountries)?.join(',') ?? null;
     if (input.appLinks !== undefined) {
-      const appLinks = checkAppLinksFor(caller, input.appLinks, this.ownHostnames, this.plans);
+      const appLinks = input.appLinks === null ? null : checkAppLinksFor(caller, input.appLinks, this.ownHostnames, this.plans);
       patch.app_links = appLinks === null ? null : JSON.stringify(appLinks);
     }
     // A partner link pays for the program's destination: every surface changes links here, so here it stays on it.

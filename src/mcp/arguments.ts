@@ -1,6 +1,5 @@
-import type { ValidateFunction } from 'ajv';
-import { fromSchemaIssues, type SchemaIssue } from '../http/schema-issues.js';
-import { ajvOf } from '../http/validators.js';
+import { fromSchemaIssues, type SchemaIssue } from '../schema/issues.js';
+import { validatorOf } from '../schema/check.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../http/json-limits.js';
 import { InvalidParams } from './json-rpc.js';
 import type { JsonSchema } from './json-schema.js';
@@ -8,14 +7,10 @@ import type { JsonSchema } from './json-schema.js';
 /**
  * Tool arguments are checked as REST's JSON bodies are: by the same strict Ajv (no type coercion: a model sends JSON
  * values), against the schema tools/list shows (the tool's TypeBox schema in portable JSON Schema, src/mcp/json-schema.ts),
- * errors translated by the same code (src/http/schema-issues.ts). Arguments a tool does not take are dropped rather
+ * errors translated by the same code (src/schema/issues.ts). Arguments a tool does not take are dropped rather
  * than passed on (its schema says `additionalProperties: false`, src/mcp/tool.ts; nested objects are passed on whole,
  * as REST passes them).
  */
-const ajv = ajvOf(false);
-
-const compiled = new WeakMap<JsonSchema, ValidateFunction>();
-
 const NULL_BRANCH = /\/anyOf\/\d+\/type$/;
 
 /**
@@ -34,11 +29,7 @@ function withoutNullBranches(issues: SchemaIssue[]): SchemaIssue[] {
  * nested past MAX_JSON_DEPTH an InvalidParams (a JSON-RPC error, not a tool error: nothing of them was read).
  */
 export function checkArguments<T>(schema: JsonSchema, raw: unknown): T {
-  let validate = compiled.get(schema);
-  if (!validate) {
-    validate = ajv.compile(schema);
-    compiled.set(schema, validate);
-  }
+  const validate = validatorOf(schema);
   // Before anything walks them recursively (the copy, Ajv, a service): JSON-RPC's invalid params, with the call's id.
   if (nestsDeeperThan(raw, MAX_JSON_DEPTH)) {
     throw new InvalidParams(`Invalid params: the arguments nest objects and arrays more than ${MAX_JSON_DEPTH} levels deep`, { code: 'INVALID_ARGUMENTS' });

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { errors } from '../errors.js';
 import { nulPathOf } from '../http/json-limits.js';
-import { nulError } from '../http/schema-issues.js';
+import { nulError } from '../schema/issues.js';
 
 /** Of a very deep path, the start names the place well enough; the message stays short. */
 const PATH_NAMED = 8;

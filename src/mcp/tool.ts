@@ -5,8 +5,10 @@ import type { Operation } from '../access/operation.js';
 import { settle, tierRefusal, type Admission, type Policy } from '../access/policy.js';
 import type { Caller } from '../accounts/service.js';
 import type { Core } from '../core.js';
-import { AppError, errors } from '../errors.js';
-import { DateTime, MAX_INTEGER, StringEnum } from '../http/schemas.js';
+import { AppError, errors, isErrorCode, type ErrorCode } from '../errors.js';
+import { checkToolCode } from '../http/declared-codes.js';
+import { validationCodes } from '../schema/messages.js';
+import { DateTime, MAX_INTEGER, StringEnum } from '../schema/shapes.js';
 import type { RequestId } from './admission.js';
 import { checkArguments } from './arguments.js';
 import { InvalidParams } from './json-rpc.js';
@@ -163,6 +165,29 @@ const toolError = (error: AppError): CallToolResult => text({ error: true, code:
 export const unknownTool = (name: string): CallToolResult => toolError(errors.unknownTool(name));
 
 /**
+ * The codes a call of the tool may answer as a tool error, derived for every tool as REST's `errorCodesOf` derives a
+ * route's: its operation's (the service's refusals), its access (an OAuth scope it was not granted, a plan below its
+ * policy's), the field codes of its argument schema, and INTERNAL_ERROR. The key, the body and the rate limits are
+ * checked for the whole POST before any call runs, and are refused as JSON-RPC errors, never as tool errors.
+ */
+export function errorCodesOfTool(spec: ToolSpec): ReadonlySet<ErrorCode> {
+  let codes = declaredCodes.get(spec);
+  if (codes) return codes;
+  const tierCode = spec.policy.tierCode ?? 'TIER_REQUIRED';
+  codes = new Set<ErrorCode>([
+    ...spec.operation.errors,
+    'INSUFFICIENT_SCOPE',
+    ...(spec.policy.minTier !== 'any' && isErrorCode(tierCode) ? [tierCode] : []),
+    ...validationCodes(spec.listed.input, true),
+    'INTERNAL_ERROR',
+  ]);
+  declaredCodes.set(spec, codes);
+  return codes;
+}
+
+const declaredCodes = new WeakMap<ToolSpec, ReadonlySet<ErrorCode>>();
+
+/**
  * Runs one call of a tool whose rules live in the services it calls. The call was charged with the rest of the
  * POST (src/mcp/admission.ts); here the scope and the plan are checked, then the arguments; a refusal, a bad argument or a
  * service's AppError becomes a tool error with the stable code REST answers, and a 429 from a service refunds it.
@@ -177,7 +202,11 @@ export async function callTool(spec: ToolSpec, raw: unknown, context: ToolContex
     return answer(spec, result);
   } catch (error) {
     await settle(error, admission);
-    if (error instanceof AppError) return toolError(error);
+    if (error instanceof AppError) {
+      // A code outside the tool's declared set is reported as REST reports a route's (src/http/declared-codes.ts).
+      checkToolCode(context.core, context.log, spec.name, errorCodesOfTool(spec), error.code);
+      return toolError(error);
+    }
     // Arguments that cannot be read at all: the SDK answers JSON-RPC -32602 with the call's id.
     if (error instanceof InvalidParams) throw error;
     // A database's or a library's own words never reach a client: the log keeps them, the caller gets REST's 500.

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.js';
-import { nulError, nulPath } from '../http/schema-issues.js';
+import { nulError, nulPath } from '../schema/issues.js';
 import { clearSessionCookie, sessionTokenOf, setSessionCookie } from '../sessions/cookie.js';
 import { PASSWORD_MAX_LENGTH } from '../sessions/passwords.js';
 import { csrfTokenOf, type SessionsService } from '../sessions/service.js';

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type Provider from 'oidc-provider';
 import { bind, callerOf } from '../http/access.js';
-import { DateTime, errorResponses, Nullable, SuccessMessage } from '../http/schemas.js';
+import { DateTime, errorResponses, Nullable, SuccessMessage } from '../schema/shapes.js';
 import { authorizationServer } from './mount.js';
 import { OAUTH_OPERATIONS as ops } from './operations.js';
 import { OAUTH_PATHS } from './provider.js';

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
 import { bind, callerOf } from '../http/access.js';
-import { errorResponses } from '../http/schemas.js';
+import { errorResponses } from '../schema/shapes.js';
 import type { LinkKey } from '../links/repository.js';
 import { CODE_PATTERN } from '../links/rules.js';
 import { QR_OPERATIONS as ops } from './operations.js';

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
-import { DateTime, Nullable, StringEnum } from '../http/schemas.js';
+import { DateTime, Nullable, StringEnum } from '../schema/shapes.js';
 import { DEFAULT_OPTIONS, ERROR_CORRECTION_LEVELS, HEX_COLOR_PATTERN, MAX_MARGIN, MAX_SIZE, MIN_MARGIN, MIN_SIZE } from './rules.js';
-import { named } from '../http/schema-names.js';
+import { named } from '../schema/names.js';
 
 // The schemas carry the same limits as the service's rules, for the OpenAPI document and so a bad query fails
 // before any database work; the codes come out the same either way (INVALID_SIZE, INVALID_COLOR, ...).

@@ -13,7 +13,7 @@ import type { ActiveDomain } from '../domains/service.js';
 import type { RedirectService } from './service.js';
 import { normalHostname } from '../net/hostname.js';
 import type { AddressLimits } from '../access/address-limits.js';
-import { errorResponses } from '../http/schemas.js';
+import { errorResponses } from '../schema/shapes.js';
 import { REDIRECT_CACHE_CONTROL } from './cache-control.js';
 
 const tags = ['redirect'];

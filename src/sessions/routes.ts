@@ -2,11 +2,11 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { TIERS } from '../accounts/plans.js';
 import { errors } from '../errors.js';
-import { errorResponses, Nullable, StringEnum } from '../http/schemas.js';
+import { errorResponses, Nullable, StringEnum } from '../schema/shapes.js';
 import { clearSessionCookie, sessionTokenOf, setSessionCookie } from './cookie.js';
 import { PASSWORD_MAX_LENGTH } from './passwords.js';
 import type { SessionsService, SignedIn } from './service.js';
-import { named } from '../http/schema-names.js';
+import { named } from '../schema/names.js';
 
 const tags = ['dashboard sessions'];
 const Credentials = Type.Object({

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { bind, callerOf } from '../http/access.js';
-import { errorResponses } from '../http/schemas.js';
+import { errorResponses } from '../schema/shapes.js';
 import { TAG_OPERATIONS as ops } from './operations.js';
 import { AddTagBody, LinkTagOneParams, LinkTagParams, LinkTagsResult, TagList } from './schemas.js';
 import type { TagsService } from './service.js';

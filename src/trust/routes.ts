@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { bind } from '../http/access.js';
-import { errorResponses, Nullable } from '../http/schemas.js';
+import { errorResponses, Nullable } from '../schema/shapes.js';
 import { TRUST_OPERATIONS as ops } from './operations.js';
 import type { TrustService } from './service.js';
 

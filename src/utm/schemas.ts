@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
-import { DateTime, Nullable } from '../http/schemas.js';
+import { DateTime, Nullable } from '../schema/shapes.js';
 import { TEMPLATE_NAME_MAX, UTM_VALUE_MAX } from './rules.js';
-import { named } from '../http/schema-names.js';
+import { named } from '../schema/names.js';
 
 const value = (param: string) => Nullable(Type.String({ description: `The ${param} value; null when the template leaves it alone` }));
 // Lengths are checked by the service after trimming, so the schemas only say what they are.

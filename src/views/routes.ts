@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { bind, callerOf } from '../http/access.js';
-import { errorResponses, SuccessMessage } from '../http/schemas.js';
+import { errorResponses, SuccessMessage } from '../schema/shapes.js';
 import { VIEW_OPERATIONS as ops } from './operations.js';
 import { CreateSavedViewBody, SavedViewList, SavedViewObject, SavedViewParams, UpdateSavedViewBody } from './schemas.js';
 import type { SavedViewsService } from './service.js';

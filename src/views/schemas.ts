@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import { DateTime } from '../http/schemas.js';
+import { DateTime } from '../schema/shapes.js';
 import { SEARCH_MAX } from './filters.js';
 import { VIEW_NAME_MAX } from './service.js';
-import { named } from '../http/schema-names.js';
+import { named } from '../schema/names.js';
 
 const filterFields = {
   folderId: Type.Optional(Type.String({ description: "One of the caller's folders; `none`: the links in no folder" })),

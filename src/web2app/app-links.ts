@@ -1,9 +1,9 @@
 import { hasControlCharacters } from '../control-characters.js';
 import { Type } from '@sinclair/typebox';
 import { errors } from '../errors.js';
-import { Nullable } from '../http/schemas.js';
+import { Nullable } from '../schema/shapes.js';
 import { checkDestination, MAX_URL_LENGTH } from '../links/rules.js';
-import { named } from '../http/schema-names.js';
+import { named } from '../schema/names.js';
 
 export type Platform = 'ios' | 'android';
 export const PLATFORMS: readonly Platform[] = ['ios', 'android'];

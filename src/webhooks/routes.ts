@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { bind, callerOf } from '../http/access.js';
-import { DateTime, errorResponses, Nullable, Pagination, SuccessMessage } from '../http/schemas.js';
+import { DateTime, errorResponses, Nullable, Pagination, SuccessMessage } from '../schema/shapes.js';
 import { WEBHOOK_EVENTS } from './events.js';
 import { WEBHOOK_OPERATIONS as ops } from './operations.js';
 import type { WebhookService } from './service.js';
-import { named } from '../http/schema-names.js';
+import { named } from '../schema/names.js';
 
 export const WebhookObject = named('Webhook', 'A webhook: an endpoint and the events it is sent', Type.Object({
   id: Type.String(),

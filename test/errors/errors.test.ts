@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
 import { AppError, appError, catalogue, errors, httpCodes, isErrorCode } from '../../src/errors.js';
-import { validationCodes, validationError } from '../../src/http/validation-messages.js';
+import { validationCodes, validationError } from '../../src/schema/messages.js';
 
 describe('the error catalogue', () => {
   it('gives each helper its code, the catalogue status and the default sentence', () => {

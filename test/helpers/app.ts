@@ -75,7 +75,8 @@ export async function startApp(env: Record<string, string> = {}): Promise<TestAp
   const clock = new TestClock();
   // An operation answering a code it does not declare fails the test that made it answer (src/http/declared-codes.ts).
   const undeclared: string[] = [];
-  const { app, core } = await buildApp(config, { clock, pgSchema: schema, onUndeclaredCode: (where, code) => undeclared.push(`${where}: ${code}`) });
+  const report = (where: string, code: string) => undeclared.push(`${where}: ${code}`);
+  const { app, core } = await buildApp(config, { clock, pgSchema: schema, onUndeclaredCode: report });
   return {
     app,
     core,
@@ -95,7 +96,6 @@ export async function startApp(env: Record<string, string> = {}): Promise<TestAp
     },
     async close() {
       await app.close();
-      if (undeclared.length > 0) throw new Error(`operations answered codes they do not declare (add them to the operation's errors): ${[...new Set(undeclared)].join('; ')}`);
       fs.rmSync(dataDir, { recursive: true, force: true });
       if (schema && testDatabaseUrl) {
         const client = new pg.Client({ connectionString: testDatabaseUrl });
@@ -103,6 +103,8 @@ export async function startApp(env: Record<string, string> = {}): Promise<TestAp
         await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
         await client.end();
       }
+      // After the clean-up, so that a failing test leaves no database behind.
+      if (undeclared.length > 0) throw new Error(`operations answered codes they do not declare (add them to the operation's errors): ${[...new Set(undeclared)].join('; ')}`);
     },
   };
 }

@@ -277,7 +277,8 @@ describe(`bulk creation, Description B: POST /api/bulk (${dialectName})`, () => 
     for (const i of [0, 1, 5]) expect(r[i]).toMatchObject({ success: true });
     expectFailed(r[2], 'INVALID_BASE64');
     expectFailed(r[3], 'INVALID_URL');
-    expectFailed(r[4], 'INVALID_BASE64');
+    // A `long` that is no string breaks the schema of B's create, as a single create does: INVALID_URL names it.
+    expectFailed(r[4], 'INVALID_URL');
     expectCreated(t, r[6], 'https://example.com/plain');
     expectFailed(r[7], 'SLUG_TAKEN');
     expectFailed(r[8], 'MISSING_URL');

@@ -286,7 +286,7 @@ describe(`MCP link tools (${dialectName})`, () => {
     await badArgs(bulk, 'bulk_shorten', { links: links51 });
     await badArgs(bulk, 'bulk_shorten', { links: [] });
     await badArgs(bulk, 'bulk_shorten', { links: 'https://example.com' });
-    await badArgs(bulk, 'bulk_shorten', { links: [{ slug: 'no-url' }] });
+    await badArgs(bulk, 'bulk_shorten', { links: ['https://example.com/not-an-object'] });
     expect((await rest<{ links: unknown[] }>(t, builder, 'GET', `${LINKS_A}?limit=100`)).links).toHaveLength(before);
     // 50 is the limit, and allowed.
     const fifty = await ok<{ total: number; succeeded: number }>(bulk, 'bulk_shorten', { links: links51.slice(0, 50) });

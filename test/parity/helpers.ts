@@ -115,14 +115,27 @@ export const codes = (outcomes: Record<string, Outcome>): Record<string, string 
   Object.fromEntries(Object.entries(outcomes).map(([s, o]) => [s, o.ok ? null : o.code]));
 
 /**
+ * The field names a surface uses instead of the operation's (src/schema/rename.ts): a refusal names the field as the
+ * caller wrote it, so MCP's "slug must ..." is A's "customSlug must ...".
+ */
+const RENAMED: Record<string, Record<string, string>> = { MCP: { slug: 'customSlug' } };
+
+/** A surface's message in the operation's field names, for comparing with the other surfaces'. */
+export function inOperationNames(surface: string, message: string): string {
+  let text = message;
+  for (const [theirs, own] of Object.entries(RENAMED[surface] ?? {})) text = text.replace(new RegExp(`(^|[.\\]])${theirs}\\b`, 'g'), `$1${own}`);
+  return text;
+}
+
+/**
  * The parity assertion: every surface refused with `code`, and, the code being the same, with the same message
- * (the message of the first surface listed).
+ * (the message of the first surface listed), each in the operation's field names.
  */
 export function expectSameError(label: string, outcomes: Record<string, Outcome>, code: string): void {
   const all = Object.entries(outcomes) as [string, Outcome][];
   const detail = all.map(([s, o]) => `${s}: ${describeOutcome(o)}`).join('\n');
   expect(codes(outcomes), `${label}\n${detail}`).toEqual(Object.fromEntries(all.map(([s]) => [s, code])));
-  const messages = Object.fromEntries(all.map(([s, o]) => [s, o.ok ? null : o.message]));
+  const messages = Object.fromEntries(all.map(([s, o]) => [s, o.ok ? null : inOperationNames(s, o.message)]));
   const first = all[0]![1];
   expect(messages, `${label}: same code, so the same message\n${detail}`).toEqual(Object.fromEntries(all.map(([s]) => [s, first.ok ? null : first.message])));
 }

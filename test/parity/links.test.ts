@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialectName, testDatabaseUrl, useTestApp, type BlockApp, type TestUser } from '../helpers/app.js';
 import { oneJsonLine, removeDir, runCli, tempDir } from '../helpers/processes.js';
-import { expectAllOk, expectRestStatus, expectSameError, fromNow, mcp, PARITY_PLANS, rest, type Outcome, type Surface } from './helpers.js';
+import { expectAllOk, expectRestStatus, expectSameError, fromNow, inOperationNames, mcp, PARITY_PLANS, rest, type Outcome, type Surface } from './helpers.js';
 
 /**
  * Parity of the link operations (issue 15): create, get, update and delete a link over Description A
@@ -337,7 +337,8 @@ describe(`parity: bulk create over A, B and MCP (${dialectName})`, () => {
     const itemCodes = (body: unknown) => (body as { results: Item[] }).results.map((r) => (r.success ? null : (r.code ?? 'NO_CODE')));
     const itemMessages = (body: unknown) => (body as { results: Item[] }).results.map((r) => (r.success ? null : (r.error ?? null)));
     expect({ A: itemCodes(bodies.A), B: itemCodes(bodies.B), MCP: itemCodes(bodies.MCP) }).toEqual({ A: expected, B: expected, MCP: expected });
-    expect({ B: itemMessages(bodies.B), MCP: itemMessages(bodies.MCP) }, 'same codes, same messages').toEqual({ B: itemMessages(bodies.A), MCP: itemMessages(bodies.A) });
+    const mcpMessages = itemMessages(bodies.MCP).map((m) => (m === null ? null : inOperationNames('MCP', m)));
+    expect({ B: itemMessages(bodies.B), MCP: mcpMessages }, 'same codes, same messages').toEqual({ B: itemMessages(bodies.A), MCP: itemMessages(bodies.A) });
     // The same links were made: the taken slug's link and the two good items, on each account.
     for (const user of Object.values(users)) expect(await linkCount(t, user)).toBe(3);
   });

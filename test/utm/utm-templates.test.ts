@@ -252,7 +252,7 @@ describe(`UTM templates applied when shortening (${dialectName})`, () => {
     expect(await t.core.utmTemplates.apply(caller, campaignOnly.id, 'https://example.com/x?')).toBe('https://example.com/x?utm_campaign=launch');
     const otherCaller = await t.core.accounts.authenticate(other.apiKey);
     await expect(t.core.utmTemplates.apply(otherCaller, campaignOnly.id, 'https://example.com/')).rejects.toMatchObject({ status: 404, code: 'TEMPLATE_NOT_FOUND' });
-    await expect(t.core.links.create(caller, { url: 'https://example.com/mcp', utmTemplateId: 42 })).rejects.toMatchObject({ status: 400, code: 'INVALID_UTM_TEMPLATE_ID' });
+    expectError(await linksA(t).post(owner, { url: 'https://example.com/mcp', utmTemplateId: 42 }), 400, 'INVALID_UTM_TEMPLATE_ID');
     const viaService = await t.core.links.create(caller, { url: 'https://example.com/mcp', utmTemplateId: campaignOnly.id });
     expect(viaService.url).toBe('https://example.com/mcp?utm_campaign=launch');
   });

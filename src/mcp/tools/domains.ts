@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Nullable } from '../../http/schemas.js';
+import { Nullable } from '../../schema/shapes.js';
 import { args, tool } from '../tool.js';
 import { DOMAIN_OPERATIONS as ops } from '../../domains/operations.js';
 import { AddedDomain, DomainActivation, DomainDeleted, DomainItem, DomainList, DomainVerification } from '../../domains/routes.js';

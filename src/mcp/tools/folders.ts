@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Nullable } from '../../http/schemas.js';
+import { Nullable } from '../../schema/shapes.js';
 import { args, tool } from '../tool.js';
 import { FOLDER_OPERATIONS as ops } from '../../folders/operations.js';
 import { AssignResult, FolderListA, FolderObject } from '../../folders/schemas.js';

@@ -2,13 +2,16 @@ import { Type } from '@sinclair/typebox';
 import { args, tool } from '../tool.js';
 import { ANALYTICS_OPERATIONS } from '../../analytics/operations.js';
 import { LINK_OPERATIONS as ops } from '../../links/operations.js';
-import { MAX_INTEGER, Nullable, SuccessMessage } from '../../http/schemas.js';
+import { SuccessMessage } from '../../schema/shapes.js';
+import { renamed } from '../../schema/rename.js';
+import { itemReader } from '../../links/drafts.js';
+import { LinkChanges, LinkInput } from '../../links/input.js';
 import { LinkStats } from '../../analytics/schemas.js';
 import { CreatedLinkA, LinkDetailsA, PaginationOut } from '../../links/schemas.js';
-import { AppLinksInput } from '../../web2app/app-links.js';
 
-const nullableDate = (what: string) => Type.Optional(Nullable(args.dateTime(what)));
-const blockedCountries = Type.Array(Type.String(), { description: 'ISO 3166-1 alpha-2 codes whose visitors get a 451 page instead of the redirect' });
+/** The link input (src/links/input.ts) as MCP names it: a custom slug is `slug`. */
+const slugged = renamed(LinkInput, { customSlug: 'slug' });
+const readSluggedItem = itemReader<Record<string, unknown>>(slugged.schema, (item) => slugged.decode(item));
 
 /** A page of links: Description A's list answer (GET /api/v1/links), which list_agentlink_links answers too. */
 export const LinkPageA = Type.Object({ links: Type.Array(LinkDetailsA), pagination: PaginationOut });
@@ -35,19 +38,9 @@ export const linkTools = [
     scope: 'links:write',
     description: 'Create a short link. Optional: a custom slug (Pro, under your namespace), expiry, click cap, activation time, custom domain, UTM template, app targets for phones (Pro).',
     operation: ops.create,
-    input: {
-      url: Type.String({ description: 'Destination URL (absolute http or https)' }),
-      slug: Type.Optional(Type.String({ description: 'Custom slug, 3-50 letters, digits or hyphens; the link becomes <namespace>/<slug>' })),
-      expiresAt: Type.Optional(args.dateTime('When the link stops redirecting')),
-      maxClicks: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_INTEGER, description: 'Clicks before the link stops redirecting' })),
-      activeFrom: Type.Optional(args.dateTime('When the link starts redirecting')),
-      domain: Type.Optional(Type.String({ description: 'One of your active custom domains (default: your default domain)' })),
-      utmTemplateId: Type.Optional(Type.String({ description: 'A UTM template whose utm_* parameters are added to the destination' })),
-      blockedCountries: Type.Optional(blockedCountries),
-      appLinks: Type.Optional(Nullable(AppLinksInput)),
-    },
+    input: slugged.properties,
     output: LinkDetailsA,
-    run: async ({ slug, ...input }, { core, caller }) => core.present.detailsA(await core.links.create(caller, { ...input, customSlug: slug })),
+    run: async (input, { core, caller }) => core.present.detailsA(await core.links.create(caller, slugged.decode(input))),
   }),
   tool({
     name: 'list_links',
@@ -86,15 +79,7 @@ export const linkTools = [
     scope: 'links:write',
     description: 'Change a link: destination, expiry, click cap, activation time or blocked countries. Only the fields given change; null clears one.',
     operation: ops.update,
-    input: {
-      shortPath: args.shortPath,
-      url: Type.Optional(Type.String({ description: 'New destination URL' })),
-      expiresAt: nullableDate('New expiry'),
-      maxClicks: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: MAX_INTEGER, description: 'New click cap; null removes it' }))),
-      activeFrom: nullableDate('New activation time'),
-      blockedCountries: Type.Optional(Nullable(blockedCountries)),
-      appLinks: Type.Optional(Nullable(AppLinksInput)),
-    },
+    input: { shortPath: args.shortPath, ...LinkChanges.properties },
     output: LinkDetailsA,
     run: async ({ shortPath, ...input }, { core, caller }) => core.present.detailsA(await core.links.update(caller, shortPath, input)),
   }),
@@ -119,20 +104,15 @@ export const linkTools = [
     operation: ops.bulkCreateA,
     input: {
       links: Type.Array(
-        Type.Object({
-          url: Type.String({ description: 'Destination URL' }),
-          slug: Type.Optional(Type.String({ description: 'Custom slug' })),
-          expiresAt: Type.Optional(Type.String({ description: 'ISO 8601 expiry' })),
-          // Checked per item by the link rules, as REST's bulk does: one bad item fails alone (spec 2.6).
-          maxClicks: Type.Optional(Type.Number({ description: 'Clicks before the link stops redirecting, a whole number of at least 1' })),
-        }),
+        // Each item is checked on its own against shorten_url's arguments (readSluggedItem), as REST's bulk checks
+        // its items: one bad item fails alone (spec 2.6) rather than the whole call.
+        Type.Unsafe<Record<string, unknown>>({ type: 'object', description: 'One link: the arguments of shorten_url (url, and optionally slug, expiresAt, maxClicks, ...)' }),
         { minItems: 1, maxItems: 50, description: '1-50 links to create' },
       ),
     },
     output: BulkAnswer,
     run: async ({ links }, { core, caller }) => {
-      const items = links.map(({ slug, ...item }) => ({ ...item, ...(slug === undefined ? {} : { customSlug: slug }) }));
-      const outcomes = await core.links.createMany(caller, items, { maxItems: 50 });
+      const outcomes = await core.links.createMany(caller, links, { maxItems: 50, readItem: readSluggedItem });
       const results = outcomes.map((o) =>
         'link' in o ? { success: true, url: o.url, link: core.present.createdA(o.link) } : { success: false, url: o.url, error: o.error.message, code: o.error.code },
       );

@@ -4,7 +4,7 @@ import { args, tool } from '../tool.js';
 import { TAG_OPERATIONS } from '../../tags/operations.js';
 import { UTM_OPERATIONS } from '../../utm/operations.js';
 import { VIEW_OPERATIONS } from '../../views/operations.js';
-import { SuccessMessage } from '../../http/schemas.js';
+import { SuccessMessage } from '../../schema/shapes.js';
 import { LinkTagsResult } from '../../tags/schemas.js';
 import { UtmTemplateList, UtmTemplateObject } from '../../utm/schemas.js';
 import { SavedViewList, SavedViewObject } from '../../views/schemas.js';

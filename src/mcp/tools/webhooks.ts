@@ -3,7 +3,7 @@ import { WEBHOOK_EVENTS } from '../../webhooks/events.js';
 import { tool } from '../tool.js';
 import { WEBHOOK_OPERATIONS as ops } from '../../webhooks/operations.js';
 import { CreatedWebhook, TestResult, WebhookList, WebhookObject } from '../../webhooks/routes.js';
-import { SuccessMessage } from '../../http/schemas.js';
+import { SuccessMessage } from '../../schema/shapes.js';
 
 // Where Snip will send the account's link events is outside it: a client may want to ask before that changes.
 const sendsOutside = { openWorldHint: true };

@@ -65,7 +65,7 @@ function Importer() {
     <Stack gap="md">
       <Paper withBorder p="md" radius="md">
         <Stack gap="sm">
-          <FileInput label="CSV file" description="A header row with a url column; customSlug, expiresAt and maxClicks are optional" accept=".csv,text/csv" clearable value={file} onChange={choose} leftSection={<IconUpload size={16} aria-hidden />} />
+          <FileInput label="CSV file" description="A header row with a url column; customSlug (or fullPath), expiresAt, maxClicks, activeFrom and blockedCountries are optional, as in a Snip export" accept=".csv,text/csv" clearable value={file} onChange={choose} leftSection={<IconUpload size={16} aria-hidden />} />
           <Anchor href={sample} download="snip-import-sample.csv" size="sm">
             Download a sample CSV
           </Anchor>

@@ -1,6 +1,6 @@
 import type { ErrorObject } from 'ajv';
 import { AppError } from '../errors.js';
-import { validationError, type BrokenRule, type FieldPath } from './validation-messages.js';
+import { validationError, type BrokenRule, type FieldPath } from './messages.js';
 
 /**
  * Ajv's errors as the API's: REST (Fastify's Ajv) and MCP tool arguments (src/mcp/arguments.ts) are checked by

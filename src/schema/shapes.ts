@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { named } from './schema-names.js';
+import { named } from './names.js';
 
 /** OpenAPI 3.0 spells "may be null" as `nullable: true`; Ajv and the serializer both honour it. */
 export const Nullable = <T extends TSchema>(schema: T) => Type.Unsafe<Static<T> | null>({ ...schema, nullable: true });

@@ -2,7 +2,7 @@ import { AppError, errors, type FieldCode } from '../errors.js';
 
 /**
  * What a schema asked of a value and did not get. Ajv reports it in its own words (REST bodies and queries, MCP tool
- * arguments; src/http/schema-issues.ts translates), and so a field breaks the same rule with the same code and sentence everywhere.
+ * arguments; src/schema/issues.ts translates), and so a field breaks the same rule with the same code and sentence everywhere.
  */
 export type BrokenRule =
   | { rule: 'required' }
