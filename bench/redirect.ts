@@ -32,6 +32,8 @@ interface Server {
   script: string;
   userAgent: string;
   records: boolean;
+  /** Extra environment for the server script (bench/servers/snip.mjs reads BENCH_ROUTING). */
+  env?: Record<string, string>;
 }
 
 const SERVERS: Server[] = [
@@ -39,6 +41,7 @@ const SERVERS: Server[] = [
   { name: 'bare Fastify 302', script: 'bench/servers/bare-fastify.mjs', userAgent: CHROME, records: false },
   { name: 'Snip, bot (not recorded)', script: 'bench/servers/snip.mjs', userAgent: BOT, records: false },
   { name: 'Snip, recorded click', script: 'bench/servers/snip.mjs', userAgent: CHROME, records: true },
+  { name: 'Snip, 10 rules + 2 variants', script: 'bench/servers/snip.mjs', userAgent: CHROME, records: true, env: { BENCH_ROUTING: '1' } },
 ];
 
 interface Result {
@@ -51,11 +54,10 @@ interface Result {
   mainCpu: number;
 }
 
-async function start(script: string, nodeArgs: string[] = []): Promise<{ child: ChildProcess; port: number; code: string; apiKey?: string }> {
+async function start(script: string, nodeArgs: string[] = [], extraEnv: Record<string, string> = {}): Promise<{ child: ChildProcess; port: number; code: string; apiKey?: string }> {
   const args = [...nodeArgs, script];
-  const child = pinned
-    ? spawn('taskset', ['-c', '1', process.execPath, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] })
-    : spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  const options = { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] as ('ignore' | 'pipe' | 'inherit')[], env: { ...process.env, ...extraEnv } };
+  const child = pinned ? spawn('taskset', ['-c', '1', process.execPath, ...args], options) : spawn(process.execPath, args, options);
   const line = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout! }).once('line', resolve);
     child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
@@ -78,7 +80,7 @@ async function stop(child: ChildProcess): Promise<void> {
 }
 
 async function measure(server: Server): Promise<Result> {
-  const s = await start(server.script);
+  const s = await start(server.script, [], server.env);
   const pid = s.child.pid!;
   const url = `http://127.0.0.1:${s.port}/${s.code}`;
   const headers = { 'user-agent': server.userAgent };
@@ -164,7 +166,9 @@ for (const { name } of SERVERS) {
 const botRatio = med('Snip, bot (not recorded)', 'cpu') / fastifyCpu;
 const recordRatio = med('Snip, recorded click', 'cpu') / fastifyCpu;
 const throughput = med('Snip, recorded click', 'rps') / med('bare Fastify 302', 'rps');
+const routedRatio = med('Snip, 10 rules + 2 variants', 'cpu') / med('Snip, recorded click', 'cpu');
 console.log(`Snip not recording: ${botRatio.toFixed(2)}x bare Fastify CPU (target <= 1.15) ${botRatio <= 1.15 ? 'OK' : 'ABOVE TARGET'}`);
 console.log(`Snip recording:     ${recordRatio.toFixed(2)}x bare Fastify CPU (target <= 1.5, stretch 1.3) ${recordRatio <= 1.5 ? 'OK' : 'ABOVE TARGET'}`);
 console.log(`throughput recording / bare Fastify: ${throughput.toFixed(2)} (target >= 0.75) ${throughput >= 0.75 ? 'OK' : 'BELOW TARGET'}`);
+console.log(`10 rules + 2 variants / plain link: ${routedRatio.toFixed(2)}x CPU (target <= 1.15) ${routedRatio <= 1.15 ? 'OK' : 'ABOVE TARGET'}`);
 if (process.env.BENCH_PROFILE === '1') await profile();

@@ -312,6 +312,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/links/{shortPath}/resolve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where a visitor would go
+         * @description Answers where a visitor with this user agent, country, language, query and address would be sent by the link's country block, password, rules and A/B split, without counting anything: rules can be tried before they go live. A namespaced link is named prefix%2Fslug.
+         */
+        get: operations["resolveLinkA"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/links/{shortPath}": {
         parameters: {
             query?: never;
@@ -2313,7 +2333,11 @@ export interface paths {
          */
         get: operations["followShortLink"];
         put?: never;
-        post?: never;
+        /**
+         * Give a protected short link its password
+         * @description The form of a password-protected link posts here (application/x-www-form-urlencoded). The right password redirects as a visit does (counted once) and sets a cookie that lets this browser through for 12 hours; a wrong one answers the form again; past 10 wrong ones per address and link in 15 minutes, 429 with Retry-After.
+         */
+        post: operations["unlockShortLink"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2333,7 +2357,11 @@ export interface paths {
          */
         get: operations["followNamespacedShortLink"];
         put?: never;
-        post?: never;
+        /**
+         * Give a protected namespaced short link its password
+         * @description The form of a password-protected link posts here (application/x-www-form-urlencoded). The right password redirects as a visit does (counted once) and sets a cookie that lets this browser through for 12 hours; a wrong one answers the form again; past 10 wrong ones per address and link in 15 minutes, 429 with Retry-After.
+         */
+        post: operations["unlockNamespacedShortLink"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2420,6 +2448,53 @@ export interface components {
             /** @description For links made over MCP: the client that made it (its initialize clientInfo.name) */
             clientName: string | null;
             appLinks: components["schemas"]["AppLinks"];
+            /** @description Ordered redirect rules: the first whose conditions all match sends the visitor to its url */
+            rules: {
+                /** @description All must match */
+                conditions: {
+                    /**
+                     * @description device, country, language, query or address
+                     * @enum {string}
+                     */
+                    type: "device" | "country" | "language" | "query" | "address";
+                    /** @description device: ios, android, mobile, desktop, windows, macos, linux or chromeos; country: ISO 3166-1 alpha-2 (from the visitor’s address); language: a tag such as fr (matches fr and fr-CA in Accept-Language); query: the parameter’s value (absent: any value); address: an IPv4 or IPv6 address or CIDR range */
+                    value?: string;
+                    /** @description query only: the query parameter of the short URL */
+                    key?: string;
+                }[];
+                /**
+                 * Format: uri
+                 * @description Where the visit goes: an absolute http or https URL
+                 */
+                url: string;
+            }[] | null;
+            /** @description An A/B split of the default destination: weights add up to 100; a visitor keeps its variant */
+            variants: {
+                /**
+                 * Format: uri
+                 * @description Where the visit goes: an absolute http or https URL
+                 */
+                url: string;
+                /** @description Percent of visitors */
+                weight: number;
+            }[] | null;
+            /** @description Whether visitors must enter a password (the password itself is never shown) */
+            passwordProtected: boolean;
+            /**
+             * Format: uri
+             * @description Where an expired or used-up link sends visitors; null: its 410 page
+             */
+            expiredUrl: string | null;
+            /** @description Open Graph and Twitter card tags for link-preview bots; people are redirected as usual */
+            socialPreview: {
+                title?: string;
+                description?: string;
+                /**
+                 * Format: uri
+                 * @description An absolute http or https URL of the preview image
+                 */
+                image?: string;
+            } | null;
         };
         /** @description The link's app targets (web2app); null when it has none */
         AppLinks: {
@@ -2463,6 +2538,53 @@ export interface components {
             /** @description For links made over MCP: the client that made it (its initialize clientInfo.name) */
             clientName: string | null;
             appLinks: components["schemas"]["AppLinks"];
+            /** @description Ordered redirect rules: the first whose conditions all match sends the visitor to its url */
+            rules: {
+                /** @description All must match */
+                conditions: {
+                    /**
+                     * @description device, country, language, query or address
+                     * @enum {string}
+                     */
+                    type: "device" | "country" | "language" | "query" | "address";
+                    /** @description device: ios, android, mobile, desktop, windows, macos, linux or chromeos; country: ISO 3166-1 alpha-2 (from the visitor’s address); language: a tag such as fr (matches fr and fr-CA in Accept-Language); query: the parameter’s value (absent: any value); address: an IPv4 or IPv6 address or CIDR range */
+                    value?: string;
+                    /** @description query only: the query parameter of the short URL */
+                    key?: string;
+                }[];
+                /**
+                 * Format: uri
+                 * @description Where the visit goes: an absolute http or https URL
+                 */
+                url: string;
+            }[] | null;
+            /** @description An A/B split of the default destination: weights add up to 100; a visitor keeps its variant */
+            variants: {
+                /**
+                 * Format: uri
+                 * @description Where the visit goes: an absolute http or https URL
+                 */
+                url: string;
+                /** @description Percent of visitors */
+                weight: number;
+            }[] | null;
+            /** @description Whether visitors must enter a password (the password itself is never shown) */
+            passwordProtected: boolean;
+            /**
+             * Format: uri
+             * @description Where an expired or used-up link sends visitors; null: its 410 page
+             */
+            expiredUrl: string | null;
+            /** @description Open Graph and Twitter card tags for link-preview bots; people are redirected as usual */
+            socialPreview: {
+                title?: string;
+                description?: string;
+                /**
+                 * Format: uri
+                 * @description An absolute http or https URL of the preview image
+                 */
+                image?: string;
+            } | null;
             /**
              * Format: uri
              * @description Full short URL
@@ -2518,6 +2640,53 @@ export interface components {
             /** @description For links made over MCP: the client that made it (its initialize clientInfo.name) */
             clientName: string | null;
             appLinks: components["schemas"]["AppLinks"];
+            /** @description Ordered redirect rules: the first whose conditions all match sends the visitor to its url */
+            rules: {
+                /** @description All must match */
+                conditions: {
+                    /**
+                     * @description device, country, language, query or address
+                     * @enum {string}
+                     */
+                    type: "device" | "country" | "language" | "query" | "address";
+                    /** @description device: ios, android, mobile, desktop, windows, macos, linux or chromeos; country: ISO 3166-1 alpha-2 (from the visitor’s address); language: a tag such as fr (matches fr and fr-CA in Accept-Language); query: the parameter’s value (absent: any value); address: an IPv4 or IPv6 address or CIDR range */
+                    value?: string;
+                    /** @description query only: the query parameter of the short URL */
+                    key?: string;
+                }[];
+                /**
+                 * Format: uri
+                 * @description Where the visit goes: an absolute http or https URL
+                 */
+                url: string;
+            }[] | null;
+            /** @description An A/B split of the default destination: weights add up to 100; a visitor keeps its variant */
+            variants: {
+                /**
+                 * Format: uri
+                 * @description Where the visit goes: an absolute http or https URL
+                 */
+                url: string;
+                /** @description Percent of visitors */
+                weight: number;
+            }[] | null;
+            /** @description Whether visitors must enter a password (the password itself is never shown) */
+            passwordProtected: boolean;
+            /**
+             * Format: uri
+             * @description Where an expired or used-up link sends visitors; null: its 410 page
+             */
+            expiredUrl: string | null;
+            /** @description Open Graph and Twitter card tags for link-preview bots; people are redirected as usual */
+            socialPreview: {
+                title?: string;
+                description?: string;
+                /**
+                 * Format: uri
+                 * @description An absolute http or https URL of the preview image
+                 */
+                image?: string;
+            } | null;
             /** @description The slug: the code, or <prefix>/<slug> */
             shortUrl: string;
             /**
@@ -3437,6 +3606,53 @@ export interface operations {
                         ios?: components["schemas"]["IosAppTarget"];
                         android?: components["schemas"]["AndroidAppTarget"];
                     } | null;
+                    /** @description Ordered redirect rules: the first whose conditions all match sends the visitor to its url */
+                    rules?: {
+                        /** @description All must match */
+                        conditions: {
+                            /**
+                             * @description device, country, language, query or address
+                             * @enum {string}
+                             */
+                            type: "device" | "country" | "language" | "query" | "address";
+                            /** @description device: ios, android, mobile, desktop, windows, macos, linux or chromeos; country: ISO 3166-1 alpha-2 (from the visitor’s address); language: a tag such as fr (matches fr and fr-CA in Accept-Language); query: the parameter’s value (absent: any value); address: an IPv4 or IPv6 address or CIDR range */
+                            value?: string;
+                            /** @description query only: the query parameter of the short URL */
+                            key?: string;
+                        }[];
+                        /**
+                         * Format: uri
+                         * @description Where the visit goes: an absolute http or https URL
+                         */
+                        url: string;
+                    }[];
+                    /** @description An A/B split of the default destination: weights add up to 100; a visitor keeps its variant */
+                    variants?: {
+                        /**
+                         * Format: uri
+                         * @description Where the visit goes: an absolute http or https URL
+                         */
+                        url: string;
+                        /** @description Percent of visitors */
+                        weight: number;
+                    }[];
+                    /** @description Visitors must enter it before they are redirected; stored hashed and never shown (reads say passwordProtected) */
+                    password?: string;
+                    /**
+                     * Format: uri
+                     * @description Where an expired or used-up link sends visitors (302), instead of its 410 page
+                     */
+                    expiredUrl?: string;
+                    /** @description Open Graph and Twitter card tags for link-preview bots; people are redirected as usual */
+                    socialPreview?: {
+                        title?: string;
+                        description?: string;
+                        /**
+                         * Format: uri
+                         * @description An absolute http or https URL of the preview image
+                         */
+                        image?: string;
+                    };
                 };
             };
         };
@@ -3447,6 +3663,55 @@ export interface operations {
             403: components["responses"]["ErrorA"];
             408: components["responses"]["ErrorA"];
             409: components["responses"]["ErrorA"];
+            429: components["responses"]["ErrorA"];
+        };
+    };
+    resolveLinkA: {
+        parameters: {
+            query?: {
+                /** @description The visitor's User-Agent (device rules) */
+                userAgent?: string;
+                /** @description The visitor's country, ISO 3166-1 alpha-2 (country rules and blocked countries) */
+                country?: string;
+                /** @description The visitor’s Accept-Language, such as fr-CA or "de;q=0.8, en" */
+                language?: string;
+                /** @description The query string the visitor adds to the short URL, without ? */
+                query?: string;
+                /** @description The visitor's IP address (address rules; the A/B split with userAgent) */
+                address?: string;
+            };
+            header?: never;
+            path: {
+                /** @description 6-character code, or the URL-encoded namespaced path prefix%2Fslug */
+                shortPath: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Where the visitor is sent; null when to no destination: blocked, the password form, or ended without an expiredUrl */
+                        url: string | null;
+                        /**
+                         * @description Why: a rule matched, a variant of the A/B split, the destination, or the link ended, asks a password or blocks the country
+                         * @enum {string}
+                         */
+                        reason: "rule" | "variant" | "destination" | "expired" | "password" | "blocked";
+                        /** @description The index of the rule that matched, with reason rule */
+                        rule?: number;
+                    };
+                };
+            };
+            401: components["responses"]["ErrorA"];
+            403: components["responses"]["ErrorA"];
+            404: components["responses"]["ErrorA"];
+            408: components["responses"]["ErrorA"];
             429: components["responses"]["ErrorA"];
         };
     };
@@ -3521,6 +3786,53 @@ export interface operations {
                     appLinks?: {
                         ios?: components["schemas"]["IosAppTarget"];
                         android?: components["schemas"]["AndroidAppTarget"];
+                    } | null;
+                    /** @description Ordered redirect rules: the first whose conditions all match sends the visitor to its url */
+                    rules?: {
+                        /** @description All must match */
+                        conditions: {
+                            /**
+                             * @description device, country, language, query or address
+                             * @enum {string}
+                             */
+                            type: "device" | "country" | "language" | "query" | "address";
+                            /** @description device: ios, android, mobile, desktop, windows, macos, linux or chromeos; country: ISO 3166-1 alpha-2 (from the visitor’s address); language: a tag such as fr (matches fr and fr-CA in Accept-Language); query: the parameter’s value (absent: any value); address: an IPv4 or IPv6 address or CIDR range */
+                            value?: string;
+                            /** @description query only: the query parameter of the short URL */
+                            key?: string;
+                        }[];
+                        /**
+                         * Format: uri
+                         * @description Where the visit goes: an absolute http or https URL
+                         */
+                        url: string;
+                    }[] | null;
+                    /** @description An A/B split of the default destination: weights add up to 100; a visitor keeps its variant */
+                    variants?: {
+                        /**
+                         * Format: uri
+                         * @description Where the visit goes: an absolute http or https URL
+                         */
+                        url: string;
+                        /** @description Percent of visitors */
+                        weight: number;
+                    }[] | null;
+                    /** @description Visitors must enter it before they are redirected; stored hashed and never shown (reads say passwordProtected) */
+                    password?: string | null;
+                    /**
+                     * Format: uri
+                     * @description Where an expired or used-up link sends visitors (302), instead of its 410 page
+                     */
+                    expiredUrl?: string | null;
+                    /** @description Open Graph and Twitter card tags for link-preview bots; people are redirected as usual */
+                    socialPreview?: {
+                        title?: string;
+                        description?: string;
+                        /**
+                         * Format: uri
+                         * @description An absolute http or https URL of the preview image
+                         */
+                        image?: string;
                     } | null;
                     /**
                      * Format: uri
@@ -3660,6 +3972,53 @@ export interface operations {
                         ios?: components["schemas"]["IosAppTarget"];
                         android?: components["schemas"]["AndroidAppTarget"];
                     } | null;
+                    /** @description Ordered redirect rules: the first whose conditions all match sends the visitor to its url */
+                    rules?: {
+                        /** @description All must match */
+                        conditions: {
+                            /**
+                             * @description device, country, language, query or address
+                             * @enum {string}
+                             */
+                            type: "device" | "country" | "language" | "query" | "address";
+                            /** @description device: ios, android, mobile, desktop, windows, macos, linux or chromeos; country: ISO 3166-1 alpha-2 (from the visitor’s address); language: a tag such as fr (matches fr and fr-CA in Accept-Language); query: the parameter’s value (absent: any value); address: an IPv4 or IPv6 address or CIDR range */
+                            value?: string;
+                            /** @description query only: the query parameter of the short URL */
+                            key?: string;
+                        }[];
+                        /**
+                         * Format: uri
+                         * @description Where the visit goes: an absolute http or https URL
+                         */
+                        url: string;
+                    }[];
+                    /** @description An A/B split of the default destination: weights add up to 100; a visitor keeps its variant */
+                    variants?: {
+                        /**
+                         * Format: uri
+                         * @description Where the visit goes: an absolute http or https URL
+                         */
+                        url: string;
+                        /** @description Percent of visitors */
+                        weight: number;
+                    }[];
+                    /** @description Visitors must enter it before they are redirected; stored hashed and never shown (reads say passwordProtected) */
+                    password?: string;
+                    /**
+                     * Format: uri
+                     * @description Where an expired or used-up link sends visitors (302), instead of its 410 page
+                     */
+                    expiredUrl?: string;
+                    /** @description Open Graph and Twitter card tags for link-preview bots; people are redirected as usual */
+                    socialPreview?: {
+                        title?: string;
+                        description?: string;
+                        /**
+                         * Format: uri
+                         * @description An absolute http or https URL of the preview image
+                         */
+                        image?: string;
+                    };
                     /**
                      * Format: uri
                      * @description Destination URL (absolute http or https)
@@ -3752,6 +4111,53 @@ export interface operations {
                         ios?: components["schemas"]["IosAppTarget"];
                         android?: components["schemas"]["AndroidAppTarget"];
                     } | null;
+                    /** @description Ordered redirect rules: the first whose conditions all match sends the visitor to its url */
+                    rules?: {
+                        /** @description All must match */
+                        conditions: {
+                            /**
+                             * @description device, country, language, query or address
+                             * @enum {string}
+                             */
+                            type: "device" | "country" | "language" | "query" | "address";
+                            /** @description device: ios, android, mobile, desktop, windows, macos, linux or chromeos; country: ISO 3166-1 alpha-2 (from the visitor’s address); language: a tag such as fr (matches fr and fr-CA in Accept-Language); query: the parameter’s value (absent: any value); address: an IPv4 or IPv6 address or CIDR range */
+                            value?: string;
+                            /** @description query only: the query parameter of the short URL */
+                            key?: string;
+                        }[];
+                        /**
+                         * Format: uri
+                         * @description Where the visit goes: an absolute http or https URL
+                         */
+                        url: string;
+                    }[] | null;
+                    /** @description An A/B split of the default destination: weights add up to 100; a visitor keeps its variant */
+                    variants?: {
+                        /**
+                         * Format: uri
+                         * @description Where the visit goes: an absolute http or https URL
+                         */
+                        url: string;
+                        /** @description Percent of visitors */
+                        weight: number;
+                    }[] | null;
+                    /** @description Visitors must enter it before they are redirected; stored hashed and never shown (reads say passwordProtected) */
+                    password?: string | null;
+                    /**
+                     * Format: uri
+                     * @description Where an expired or used-up link sends visitors (302), instead of its 410 page
+                     */
+                    expiredUrl?: string | null;
+                    /** @description Open Graph and Twitter card tags for link-preview bots; people are redirected as usual */
+                    socialPreview?: {
+                        title?: string;
+                        description?: string;
+                        /**
+                         * Format: uri
+                         * @description An absolute http or https URL of the preview image
+                         */
+                        image?: string;
+                    } | null;
                     /**
                      * Format: uri
                      * @description New destination
@@ -3810,6 +4216,53 @@ export interface operations {
                             ios?: components["schemas"]["IosAppTarget"];
                             android?: components["schemas"]["AndroidAppTarget"];
                         } | null;
+                        /** @description Ordered redirect rules: the first whose conditions all match sends the visitor to its url */
+                        rules?: {
+                            /** @description All must match */
+                            conditions: {
+                                /**
+                                 * @description device, country, language, query or address
+                                 * @enum {string}
+                                 */
+                                type: "device" | "country" | "language" | "query" | "address";
+                                /** @description device: ios, android, mobile, desktop, windows, macos, linux or chromeos; country: ISO 3166-1 alpha-2 (from the visitor’s address); language: a tag such as fr (matches fr and fr-CA in Accept-Language); query: the parameter’s value (absent: any value); address: an IPv4 or IPv6 address or CIDR range */
+                                value?: string;
+                                /** @description query only: the query parameter of the short URL */
+                                key?: string;
+                            }[];
+                            /**
+                             * Format: uri
+                             * @description Where the visit goes: an absolute http or https URL
+                             */
+                            url: string;
+                        }[];
+                        /** @description An A/B split of the default destination: weights add up to 100; a visitor keeps its variant */
+                        variants?: {
+                            /**
+                             * Format: uri
+                             * @description Where the visit goes: an absolute http or https URL
+                             */
+                            url: string;
+                            /** @description Percent of visitors */
+                            weight: number;
+                        }[];
+                        /** @description Visitors must enter it before they are redirected; stored hashed and never shown (reads say passwordProtected) */
+                        password?: string;
+                        /**
+                         * Format: uri
+                         * @description Where an expired or used-up link sends visitors (302), instead of its 410 page
+                         */
+                        expiredUrl?: string;
+                        /** @description Open Graph and Twitter card tags for link-preview bots; people are redirected as usual */
+                        socialPreview?: {
+                            title?: string;
+                            description?: string;
+                            /**
+                             * Format: uri
+                             * @description An absolute http or https URL of the preview image
+                             */
+                            image?: string;
+                        };
                         /**
                          * Format: uri
                          * @description Destination URL (absolute http or https)
@@ -3895,6 +4348,53 @@ export interface operations {
                             ios?: components["schemas"]["IosAppTarget"];
                             android?: components["schemas"]["AndroidAppTarget"];
                         } | null;
+                        /** @description Ordered redirect rules: the first whose conditions all match sends the visitor to its url */
+                        rules?: {
+                            /** @description All must match */
+                            conditions: {
+                                /**
+                                 * @description device, country, language, query or address
+                                 * @enum {string}
+                                 */
+                                type: "device" | "country" | "language" | "query" | "address";
+                                /** @description device: ios, android, mobile, desktop, windows, macos, linux or chromeos; country: ISO 3166-1 alpha-2 (from the visitor’s address); language: a tag such as fr (matches fr and fr-CA in Accept-Language); query: the parameter’s value (absent: any value); address: an IPv4 or IPv6 address or CIDR range */
+                                value?: string;
+                                /** @description query only: the query parameter of the short URL */
+                                key?: string;
+                            }[];
+                            /**
+                             * Format: uri
+                             * @description Where the visit goes: an absolute http or https URL
+                             */
+                            url: string;
+                        }[];
+                        /** @description An A/B split of the default destination: weights add up to 100; a visitor keeps its variant */
+                        variants?: {
+                            /**
+                             * Format: uri
+                             * @description Where the visit goes: an absolute http or https URL
+                             */
+                            url: string;
+                            /** @description Percent of visitors */
+                            weight: number;
+                        }[];
+                        /** @description Visitors must enter it before they are redirected; stored hashed and never shown (reads say passwordProtected) */
+                        password?: string;
+                        /**
+                         * Format: uri
+                         * @description Where an expired or used-up link sends visitors (302), instead of its 410 page
+                         */
+                        expiredUrl?: string;
+                        /** @description Open Graph and Twitter card tags for link-preview bots; people are redirected as usual */
+                        socialPreview?: {
+                            title?: string;
+                            description?: string;
+                            /**
+                             * Format: uri
+                             * @description An absolute http or https URL of the preview image
+                             */
+                            image?: string;
+                        };
                         /**
                          * Format: uri
                          * @description Destination URL (absolute http or https)
@@ -3967,6 +4467,11 @@ export interface operations {
                         totalClicks: number;
                         /** @description The last 100 clicks, newest first */
                         clicks: components["schemas"]["Click"][];
+                        /** @description Counted clicks per destination reached (a rule, a variant of the A/B split, or the destination), most first */
+                        byDestination: {
+                            url: string;
+                            clicks: number;
+                        }[];
                     };
                 };
             };
@@ -7912,6 +8417,93 @@ export interface operations {
             };
         };
     };
+    unlockShortLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @description The link’s password */
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description With a trailing +: the preview page; for a destination scanned unsafe: a warning page instead of the redirect; for a link with a click cap (maxClicks), to HEAD and bots: a page without the destination; for an iPhone or Android visitor of a link with app targets (appLinks): a page that opens the app, else the store, both with snip_sid */
+            200: {
+                headers: {
+                    /** @description No browser or proxy may keep the answer, whatever its status: every visit reaches Snip, is counted, and sees a change to the link at once */
+                    "cache-control"?: "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The redirect to the link's destination, with the status the server's REDIRECT_STATUS sets (301, 302, 303, 307 or 308; 302 on this server); also on a custom domain whose not-found page is a redirect, an unknown link there redirects to that page */
+            302: {
+                headers: {
+                    /** @description The link's destination (a CPA partner link's with its snip_cid), or the custom domain's not-found page */
+                    location?: string;
+                    /** @description No browser or proxy may keep the answer, whatever its status: every visit reaches Snip, is counted, and sees a change to the link at once */
+                    "cache-control"?: "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unknown link, or not active yet */
+            404: {
+                headers: {
+                    /** @description No browser or proxy may keep the answer, whatever its status: every visit reaches Snip, is counted, and sees a change to the link at once */
+                    "cache-control"?: "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            408: components["responses"]["ErrorA"];
+            /** @description Expired, or the click limit was reached */
+            410: {
+                headers: {
+                    /** @description No browser or proxy may keep the answer, whatever its status: every visit reaches Snip, is counted, and sees a change to the link at once */
+                    "cache-control"?: "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Too many wrong passwords from this address for this link: the form again, with Retry-After */
+            429: {
+                headers: {
+                    /** @description No browser or proxy may keep the answer, whatever its status: every visit reaches Snip, is counted, and sees a change to the link at once */
+                    "cache-control"?: "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The link blocks visitors from the visitor's country */
+            451: {
+                headers: {
+                    /** @description No browser or proxy may keep the answer, whatever its status: every visit reaches Snip, is counted, and sees a change to the link at once */
+                    "cache-control"?: "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
     followNamespacedShortLink: {
         parameters: {
             query?: never;
@@ -7970,6 +8562,94 @@ export interface operations {
                 };
             };
             429: components["responses"]["ErrorA"];
+            /** @description The link blocks visitors from the visitor's country */
+            451: {
+                headers: {
+                    /** @description No browser or proxy may keep the answer, whatever its status: every visit reaches Snip, is counted, and sees a change to the link at once */
+                    "cache-control"?: "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    unlockNamespacedShortLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                prefix: string;
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @description The link’s password */
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description With a trailing +: the preview page; for a destination scanned unsafe: a warning page instead of the redirect; for a link with a click cap (maxClicks), to HEAD and bots: a page without the destination; for an iPhone or Android visitor of a link with app targets (appLinks): a page that opens the app, else the store, both with snip_sid */
+            200: {
+                headers: {
+                    /** @description No browser or proxy may keep the answer, whatever its status: every visit reaches Snip, is counted, and sees a change to the link at once */
+                    "cache-control"?: "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The redirect to the link's destination, with the status the server's REDIRECT_STATUS sets (301, 302, 303, 307 or 308; 302 on this server); also on a custom domain whose not-found page is a redirect, an unknown link there redirects to that page */
+            302: {
+                headers: {
+                    /** @description The link's destination (a CPA partner link's with its snip_cid), or the custom domain's not-found page */
+                    location?: string;
+                    /** @description No browser or proxy may keep the answer, whatever its status: every visit reaches Snip, is counted, and sees a change to the link at once */
+                    "cache-control"?: "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unknown link, or not active yet */
+            404: {
+                headers: {
+                    /** @description No browser or proxy may keep the answer, whatever its status: every visit reaches Snip, is counted, and sees a change to the link at once */
+                    "cache-control"?: "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            408: components["responses"]["ErrorA"];
+            /** @description Expired, or the click limit was reached */
+            410: {
+                headers: {
+                    /** @description No browser or proxy may keep the answer, whatever its status: every visit reaches Snip, is counted, and sees a change to the link at once */
+                    "cache-control"?: "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Too many wrong passwords from this address for this link: the form again, with Retry-After */
+            429: {
+                headers: {
+                    /** @description No browser or proxy may keep the answer, whatever its status: every visit reaches Snip, is counted, and sees a change to the link at once */
+                    "cache-control"?: "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
             /** @description The link blocks visitors from the visitor's country */
             451: {
                 headers: {

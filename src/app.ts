@@ -23,12 +23,13 @@ import { bulkRoutes } from './links/bulk-routes.js';
 import { analyticsRoutes } from './analytics/routes.js';
 import { redirectRoutes } from './redirects/routes.js';
 import { folderRoutes } from './folders/routes.js';
-import type { LinkKey } from './links/repository.js';
+import type { LinkKey } from './links/link-key.js';
 import { previewPage } from './trust/pages.js';
 import { errors } from './errors.js';
 import { linkScanRoutes } from './trust/routes.js';
 import { domainRoutes } from './domains/routes.js';
 import { mcpRoutes } from './mcp/routes.js';
+import { refusalOf } from './mcp/json-rpc.js';
 import { webhookRoutes } from './webhooks/routes.js';
 import { qrRoutes } from './qr/routes.js';
 import { tagRoutes } from './tags/routes.js';
@@ -42,8 +43,11 @@ import fastifyCookie from '@fastify/cookie';
 import { dashboardRoutes } from './http/dashboard.js';
 import { registerCompression } from './http/compression.js';
 import { sessionRoutes } from './sessions/routes.js';
+import { sessionTokenOf } from './sessions/cookie.js';
+import { looksLikeApiKey } from './accounts/api-keys.js';
 import { oauthRoutes, resourceMetadataPath } from './oauth/routes.js';
 import { interactionRoutes } from './oauth/interactions.js';
+import { SCOPES } from './oauth/scopes.js';
 
 
 const Readiness = Type.Object({
@@ -100,17 +104,23 @@ export async function buildApp(config: Config, options: CoreOptions = {}): Promi
       app.log.debug(line, 'request completed');
     });
   }
-  registerErrorHandling(app);
+  registerErrorHandling(app, { '/mcp': refusalOf });
   watchDeclaredCodes(app, options.onUndeclaredCode);
   // MCP tool errors answer inside a 200, where no hook sees them: callTool reports them (src/mcp/tool.ts).
   if (options.onUndeclaredCode) watchToolCodes(core, options.onUndeclaredCode);
   registerSecurityHeaders(app);
   // Before any route: it hooks each route declared after it (src/http/compression.ts).
   await registerCompression(app);
-  await registerOpenApi(app, config.baseUrl);
+  await registerOpenApi(app, config.baseUrl, SCOPES);
   // Cookies are parsed only where a session is read (src/sessions/cookie.ts), never on the redirect path.
   await app.register(fastifyCookie, { hook: false });
-  registerAccess(app, core.accounts, core.usage, config.plans, { service: core.sessions, perAddress: core.addressLimits }, core.oauth);
+  const keys = { authenticate: (token: string | undefined) => core.accounts.authenticate(token), looksLikeKey: looksLikeApiKey };
+  const sessions = {
+    tokenOf: sessionTokenOf,
+    authenticate: (token: string) => core.sessions.authenticate(token),
+    csrfMatches: (token: string, given: string | undefined) => core.sessions.csrfMatches(token, given),
+  };
+  registerAccess(app, keys, core.usage, config.plans, { service: sessions, perAddress: core.addressLimits }, core.oauth);
   registerAddressLimits(app, core.addressLimits);
 
   // Load balancers and orchestrators probe by address or an internal name: the health checks answer on any host.

@@ -2,8 +2,8 @@ import os from 'node:os';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { loadPlans, type Plans } from './accounts/plans.js';
-import { validateThreatList } from './trust/local-list.js';
+import { loadPlans, type Plans } from './plans.js';
+import { readThreatList } from './net/threat-list.js';
 import { normalHostname } from './net/hostname.js';
 import { packageRoot } from './runtime/package-root.js';
 
@@ -202,7 +202,7 @@ function threatListFile(env: Env): string | null {
   const file = env.THREAT_LIST_FILE;
   if (!file) return null;
   try {
-    validateThreatList(file);
+    readThreatList(file);
   } catch (error) {
     throw new ConfigError('THREAT_LIST_FILE', error instanceof Error ? error.message : String(error));
   }

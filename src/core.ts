@@ -5,6 +5,7 @@ import path from 'node:path';
 import { GeoIp } from './clicks/geoip.js';
 import { ClickJournal } from './clicks/journal.js';
 import { ClickRecorder, newSecret } from './clicks/recorder.js';
+import { LinkPasses } from './redirects/link-passes.js';
 import { ClicksRepository } from './clicks/repository.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
@@ -67,6 +68,7 @@ import { createOAuthProvider, newOAuthSecrets } from './oauth/provider.js';
 import { OAuthService } from './oauth/service.js';
 import { registrationBudget } from './oauth/registration-limits.js';
 import { CacheSync } from './runtime/cache-sync.js';
+import { announceInvalidations } from './redirects/invalidations.js';
 import { sql } from 'kysely';
 
 export interface Readiness {
@@ -237,7 +239,7 @@ export async function createCore(config: Config, log: FastifyBaseLogger, options
     issueClickId: (partnershipId: string) => affiliate.issueClickId(partnershipId),
     openAppSession: web2app.open.bind(web2app),
   };
-  const redirects = new RedirectService(linksRepo, clicks, bus, clock, geo, trust, targets, log);
+  const redirects = new RedirectService(linksRepo, clicks, bus, clock, geo, trust, targets, log, new LinkPasses(await clicksRepo.secret('link-pass-secret', newSecret)));
   // With Redis, every instance drops what it cached of a change made on any other (src/runtime/cache-sync.ts).
   const cacheSync = config.redisUrl
     ? new CacheSync(
@@ -246,7 +248,10 @@ export async function createCore(config: Config, log: FastifyBaseLogger, options
         log,
       )
     : null;
-  await cacheSync?.start(bus);
+  if (cacheSync) {
+    announceInvalidations(bus, (invalidation) => cacheSync.publish(invalidation));
+    await cacheSync.start();
+  }
   return {
     config,
     database,

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PLANS } from '../src/accounts/plans.js';
+import { DEFAULT_PLANS } from '../src/plans.js';
 import { ConfigError, loadConfig, operatorEnvironment } from '../src/config.js';
 
 const fixture = (name: string) => path.join(import.meta.dirname, 'fixtures', name);

@@ -1,7 +1,10 @@
-import { tierAtLeast, tierLabel, type Plans, type Tier } from '../accounts/plans.js';
-import type { Caller } from '../accounts/service.js';
+import { tierAtLeast, tierLabel, type Plans, type Tier } from '../plans.js';
+import type { Caller } from '../caller.js';
 import { AppError, errors } from '../errors.js';
-import type { LimitState, UsageService } from '../usage/service.js';
+import { rateLimitHeaders, type LimitState, type UsageService } from '../usage/service.js';
+
+/** What admission asks of the usage counters (src/usage/service.ts): to charge a request, refundably. */
+export type RequestCharges = Pick<UsageService, 'chargeRequest'>;
 
 /**
  * Who may call an operation and what a call costs, whatever the surface (REST A, REST B, an MCP tool):
@@ -40,7 +43,7 @@ export function tierRefusal(plans: Plans, caller: Caller, policy: Policy): AppEr
  * Admits one call: the plan check, then the one charge every surface makes for it. Throws the 403 or the 429;
  * a refused call is charged nothing.
  */
-export async function admit(plans: Plans, usage: UsageService, caller: Caller, policy: Policy): Promise<Admission> {
+export async function admit(plans: Plans, usage: RequestCharges, caller: Caller, policy: Policy): Promise<Admission> {
   const refusal = tierRefusal(plans, caller, policy);
   if (refusal) throw refusal;
   // The plan's request quotas (per minute, hour and month) count API use. A page of the dashboard makes several
@@ -54,3 +57,6 @@ export async function admit(plans: Plans, usage: UsageService, caller: Caller, p
 export async function settle(error: unknown, admission: Pick<Admission, 'refund'> | null): Promise<void> {
   if (admission && error instanceof AppError && error.status === 429) await admission.refund();
 }
+
+/** The X-RateLimit-* headers of an admitted call, for the limit it came closest to; none when nothing limits it. */
+export const admissionHeaders = (admission: Pick<Admission, 'state'>): Record<string, string> => (admission.state ? rateLimitHeaders(admission.state) : {});

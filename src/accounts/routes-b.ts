@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { bind, callerOf } from '../http/access.js';
 import { DateTime, errorResponses, Nullable } from '../schema/shapes.js';
-import { TIERS } from './plans.js';
+import { TIERS } from '../plans.js';
 import { ACCOUNT_OPERATIONS as ops } from './operations.js';
 import type { AccountsService } from './service.js';
 

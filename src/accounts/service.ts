@@ -1,3 +1,4 @@
+import type { Caller } from '../caller.js';
 import type { Clock } from '../clock.js';
 import type { EventBus } from '../events/bus.js';
 import { isUniqueViolation } from '../db/database.js';
@@ -6,29 +7,8 @@ import { newId } from '../ids.js';
 import { withoutControlCharacters } from '../control-characters.js';
 import { generateApiKey, hashApiKey, looksLikeApiKey } from './api-keys.js';
 import { namespaceCandidates, normalizeNamespace } from './namespace-rules.js';
-import { TIERS, isTier, type PlanLimits, type Plans, type Tier } from './plans.js';
+import { TIERS, isTier, type PlanLimits, type Plans, type Tier } from '../plans.js';
 import type { AccountRow, AccountsRepository, ApiKeyRow, DeletedCounts } from './repository.js';
-
-/** Who is calling: resolved from the API key on every request, so a tier change applies at once. */
-export interface Caller {
-  accountId: string;
-  email: string;
-  tier: Tier;
-  namespace: string | null;
-  keyId: string;
-  /**
-   * `session`: a signed-in browser (the dashboard), which the plan's API-access gate does not apply to; `mcp`: a
-   * key used on the MCP endpoint.
-   */
-  via?: 'session' | 'mcp';
-  /** The MCP client this key last introduced itself as (initialize's clientInfo.name); null when none. */
-  clientName?: string | null;
-  /**
-   * What an application connected by OAuth was granted (src/oauth/scopes.ts); undefined for a key, a session or the
-   * operator, who may call everything their plan allows.
-   */
-  scopes?: ReadonlySet<string>;
-}
 
 export interface Account {
   id: string;

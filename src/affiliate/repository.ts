@@ -1,5 +1,4 @@
 import type { Kysely, Selectable, Updateable } from 'kysely';
-import type { AddressSighting } from '../clicks/repository.js';
 import type { AffiliateConversionsTable, AffiliatePaidClicksTable, AffiliatePartnershipsTable, AffiliateProgramsTable, Database } from '../db/schema.js';
 
 export type ProgramRow = Selectable<AffiliateProgramsTable>;
@@ -7,8 +6,16 @@ export type PartnershipRow = Selectable<AffiliatePartnershipsTable>;
 export type ConversionRow = Selectable<AffiliateConversionsTable>;
 export type PaidClickRow = Selectable<AffiliatePaidClicksTable>;
 
-/** A tracked visit of a link by a visitor address (the first of its day in a click batch): src/clicks' sighting. */
-export type AddressVisit = AddressSighting;
+/**
+ * A tracked visit of a link by a visitor address (the first of its day in a click batch), as src/clicks' batch
+ * writer hands it over; stated here, so that this repository depends on no other capability.
+ */
+export interface AddressVisit {
+  link_id: string;
+  day: string;
+  address: string;
+  at: string;
+}
 export type ProgramPatch = Updateable<Pick<AffiliateProgramsTable, 'name' | 'public' | 'status' | 'updated_at'>>;
 
 /** A partnership with what a partner or an owner is shown of it: the program and the partner link. */

@@ -1,4 +1,4 @@
-import type { Caller } from '../accounts/service.js';
+import type { Caller } from '../caller.js';
 import type { Clock } from '../clock.js';
 import type { EventBus } from '../events/bus.js';
 import { isUniqueViolation } from '../db/database.js';

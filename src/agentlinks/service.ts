@@ -1,4 +1,4 @@
-import type { Caller } from '../accounts/service.js';
+import type { Caller } from '../caller.js';
 import { LINK_SOURCES, type Link, type LinkSource } from '../links/link.js';
 import type { LinkPage, LinksService } from '../links/service.js';
 import type { AgentLinksRepository } from './repository.js';

@@ -1,6 +1,5 @@
-import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
-import type { Database } from '../db/schema.js';
-import type { ClickRow } from '../clicks/repository.js';
+import { sql, type ExpressionBuilder, type Kysely, type Selectable } from 'kysely';
+import type { ClicksTable, Database } from '../db/schema.js';
 
 /**
  * Which grace-period clicks a reader may see: all of them once the account has paid overage (it upgraded),
@@ -30,7 +29,7 @@ export class AnalyticsRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   /** The latest clicks of a link, newest first. */
-  async lastClicks(linkId: string, limit: number, visibility: Visibility): Promise<ClickRow[]> {
+  async lastClicks(linkId: string, limit: number, visibility: Visibility): Promise<Selectable<ClicksTable>[]> {
     let query = this.db.selectFrom('clicks').selectAll().where('link_id', '=', linkId);
     if (!visibility.showGrace) {
       query = query.where((eb) => eb.or([eb('grace_cycle', 'is', null), eb('grace_cycle', '<>', visibility.currentCycle)]));

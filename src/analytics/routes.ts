@@ -4,7 +4,7 @@ import { bind, callerOf } from '../http/access.js';
 import { errorResponses, MAX_INTEGER } from '../schema/shapes.js';
 import type { Link } from '../links/link.js';
 import type { LinkPresenter } from '../links/presenters.js';
-import type { LinkKey } from '../links/repository.js';
+import type { LinkKey } from '../links/link-key.js';
 import { ShortPathParams } from '../links/schemas.js';
 import { ANALYTICS_OPERATIONS as ops } from './operations.js';
 import { AccountAnalytics, AggregatedStats, DetailedStats, HourlyStats, LinkStats, PeriodQuery, UsageBody } from './schemas.js';
@@ -24,11 +24,7 @@ export const analyticsRoutes =
     app.get(
       '/api/v1/links/:shortPath/stats',
       { config: bind(ops.linkStats, 'A'), schema: { tags: tagsA, summary: 'Total and the last 100 clicks', description: "Answers the total clicks of one of the caller's links and its last 100 clicks, newest first, each with its time, place, browser, system, device and referring site.", params: ShortPathParams, response: { 200: LinkStats, ...errorResponses(404) } } },
-      async (request) => {
-        const link = await analytics.ownedLink(callerOf(request), request.params.shortPath);
-        const { totalClicks, clicks } = await analytics.recentClicks(link);
-        return { shortCode: link.code, fullPath: present.fullPath(link), totalClicks, clicks };
-      },
+      async (request) => analytics.linkStats(callerOf(request), request.params.shortPath),
     );
 
     const detailed = async (caller: { accountId: string } | null, key: LinkKey) => {

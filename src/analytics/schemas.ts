@@ -19,6 +19,9 @@ export const LinkStats = Type.Object({
   fullPath: Nullable(Type.String()),
   totalClicks: Type.Integer(),
   clicks: Type.Array(ClickRecord, { description: 'The last 100 clicks, newest first' }),
+  byDestination: Type.Array(Type.Object({ url: Type.String(), clicks: Type.Integer() }), {
+    description: 'Counted clicks per destination reached (a rule, a variant of the A/B split, or the destination), most first',
+  }),
 });
 
 export const DetailedStats = Type.Object({

@@ -1,10 +1,11 @@
-import type { Caller } from '../accounts/service.js';
-import { isTier, type Plans } from '../accounts/plans.js';
+import type { Caller } from '../caller.js';
+import { isTier, type Plans } from '../plans.js';
 import type { ClickRow } from '../clicks/repository.js';
 import type { Clock } from '../clock.js';
 import { errors } from '../errors.js';
-import { toLink, type Link } from '../links/link.js';
-import type { LinkKey, LinksRepository } from '../links/repository.js';
+import { fullPathOf, toLink, type Link } from '../links/link.js';
+import type { LinkKey } from '../links/link-key.js';
+import type { LinksRepository } from '../links/repository.js';
 import { parseShortPath } from '../links/rules.js';
 import { cycleBounds, cycleOf, effectiveCapCents, GRACE_DAYS, overageChargeCents } from '../usage/tracked-clicks.js';
 import type { AnalyticsRepository, DimensionSum, Scope, Visibility } from './repository.js';
@@ -100,15 +101,21 @@ export class AnalyticsService {
     return toLink(row);
   }
 
-  /** The last 100 clicks with their details, and the total. */
-  async recentClicks(link: Pick<Link, 'id' | 'accountId'>): Promise<{ totalClicks: number; clicks: ClickView[] }> {
+  /** The last 100 clicks with their details, the total, and the clicks per destination reached. */
+  async recentClicks(link: Pick<Link, 'id' | 'accountId'> & { url: string | null }): Promise<{ totalClicks: number; clicks: ClickView[]; byDestination: DestinationClicks[] }> {
     await this.pendingClicks.settle();
     const visibility = await this.visibility(link.accountId);
     const [rows, sums] = await Promise.all([
       this.repo.lastClicks(link.id, LAST_CLICKS, visibility),
       this.repo.sums({ linkId: link.id }, null, visibility),
     ]);
-    return { totalClicks: total(sums), clicks: rows.map(toView) };
+    return { totalClicks: total(sums), clicks: rows.map(toView), byDestination: byDestination(sums, link.url) };
+  }
+
+  /** One of the caller's links' statistics (REST A's and MCP's get_recent_clicks): total, last clicks, destinations. */
+  async linkStats(caller: Caller, shortPath: string) {
+    const link = await this.ownedLink(caller, shortPath);
+    return { shortCode: link.code, fullPath: fullPathOf(link), ...(await this.recentClicks(link)) };
   }
 
   /** Aggregates over a period; 403 when the period reaches back further than the caller's plan keeps. */
@@ -202,6 +209,24 @@ export class AnalyticsService {
 }
 
 const ymd = (d: Date): [number, number, number] => [d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()];
+
+export interface DestinationClicks {
+  url: string;
+  clicks: number;
+}
+
+/**
+ * Counted clicks per destination reached, most first. Links with rules or variants record where each click went
+ * (src/clicks/click-batch.ts); clicks without a record (before the link had routing, or a link without it) went to
+ * its destination, counted as its current one.
+ */
+function byDestination(sums: DimensionSum[], url: string | null): DestinationClicks[] {
+  const counts = new Map<string, number>();
+  for (const s of sums) if (s.dimension === 'destination') counts.set(s.value, (counts.get(s.value) ?? 0) + s.clicks);
+  const unattributed = total(sums) - [...counts.values()].reduce((n, c) => n + c, 0);
+  if (unattributed > 0 && url !== null) counts.set(url, (counts.get(url) ?? 0) + unattributed);
+  return [...counts].map(([destination, clicks]) => ({ url: destination, clicks })).sort((a, b) => b.clicks - a.clicks || a.url.localeCompare(b.url));
+}
 
 const total = (sums: DimensionSum[]) => sums.filter((s) => s.dimension === 'total').reduce((n, s) => n + s.clicks, 0);
 

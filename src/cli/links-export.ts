@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { Caller } from '../accounts/service.js';
+import type { Caller } from '../caller.js';
 import type { Core } from '../core.js';
 import { errors } from '../errors.js';
 import { LINK_FILE_FORMATS, parseLinkFileFormat, type LinkFileFormat } from '../exports/service.js';

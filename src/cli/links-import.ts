@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
-import type { Caller } from '../accounts/service.js';
+import type { Caller } from '../caller.js';
 import type { Core } from '../core.js';
 import { errors } from '../errors.js';
 import {

@@ -1,4 +1,4 @@
-import { isTier, type Plans } from '../accounts/plans.js';
+import { isTier, type Plans } from '../plans.js';
 import { cycleOf, decide, type Decision } from '../usage/tracked-clicks.js';
 import type { AccountClickState, ClickBatch } from './repository.js';
 import type { Visit } from './visit.js';

@@ -34,7 +34,7 @@ export function buildClickBatch(
       const day = dayOf(v.atMs);
       const sw = software(v.userAgent);
       const hour = new Date(v.atMs).getUTCHours();
-      const key = `${v.linkId}|${day}|${grace}|${hour}|${v.country}|${sw.device}|${sw.browser}|${sw.os}|${v.referrer}`;
+      const key = `${v.linkId}|${day}|${grace}|${hour}|${v.country}|${sw.device}|${sw.browser}|${sw.os}|${v.referrer}|${v.destination}`;
       const group = groups.get(key);
       if (group) group.n += 1;
       else groups.set(key, { v, sw, day, grace, n: 1 });
@@ -61,6 +61,8 @@ export function buildClickBatch(
       add('os', sw.os);
       add('referrer', v.referrer ?? '');
       add('hour', String(new Date(v.atMs).getUTCHours()));
+      // Only links with rules or variants record where a visit went (byDestination); the rest went to their url.
+      if (v.destination !== null) add('destination', v.destination);
     }
     batch.rollups = [...rollups.values()];
 

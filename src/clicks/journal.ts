@@ -27,14 +27,14 @@ const clean = (text: string | null): string => (text === null ? '' : SEPARATORS.
 
 /** One visit per line, tab-separated: cheaper to write than JSON on the redirect path, and as easy to read. */
 function formatLine(v: Visit): string {
-  return `${v.linkId}\t${v.accountId}\t${v.atMs}\t${v.visitor}\t${clean(v.country)}\t${clean(v.region)}\t${clean(v.city)}\t${clean(v.userAgent)}\t${clean(v.referrer)}\t${v.counted ? 1 : 0}\t${clean(v.agent)}\t${v.address}\n`;
+  return `${v.linkId}\t${v.accountId}\t${v.atMs}\t${v.visitor}\t${clean(v.country)}\t${clean(v.region)}\t${clean(v.city)}\t${clean(v.userAgent)}\t${clean(v.referrer)}\t${v.counted ? 1 : 0}\t${clean(v.agent)}\t${v.address}\t${clean(v.destination)}\n`;
 }
 
 function parseLine(line: string): Visit | null {
   const f = line.split('\t');
   // Ten fields: a journal written before agent clicks were counted apart (issue 18); eleven: before the address
-  // was kept (issue 26). Both are read the same way.
-  if (f.length < 10 || f.length > 12 || !/^\d+$/.test(f[2]!)) return null;
+  // was kept (issue 26); twelve: before the destination reached was (issue 30). All are read the same way.
+  if (f.length < 10 || f.length > 13 || !/^\d+$/.test(f[2]!)) return null;
   const orNull = (x: string) => (x === '' ? null : x);
   return {
     linkId: f[0]!,
@@ -49,6 +49,7 @@ function parseLine(line: string): Visit | null {
     counted: f[9] === '1',
     agent: orNull(f[10] ?? ''),
     address: f[11] ?? '',
+    destination: orNull(f[12] ?? ''),
   };
 }
 

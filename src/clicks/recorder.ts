@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Plans } from '../accounts/plans.js';
+import type { Plans } from '../plans.js';
 import type { Clock } from '../clock.js';
 import type { DomainEvents, EventBus } from '../events/bus.js';
 import type { EventOutbox } from '../events/outbox.js';
@@ -26,6 +26,8 @@ export interface CapturedVisit {
   counted: boolean;
   /** The AI agent that followed the link; null (or absent) for a person. */
   agent?: string | null;
+  /** Where the link's rules or A/B split sent the visitor; absent for a link without routing. */
+  destination?: string;
 }
 
 /** How long visits gather before one transaction commits them. */
@@ -84,6 +86,7 @@ export class ClickRecorder {
       atMs,
       visitor: agent === null ? this.visitors.of(captured.ip, captured.userAgent, atMs) : '',
       address: agent === null ? this.visitors.address(captured.ip, atMs) : '',
+      destination: captured.destination ?? null,
       country: place?.country ?? null,
       region: place?.region ?? null,
       city: place?.city ?? null,

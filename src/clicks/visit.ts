@@ -17,6 +17,8 @@ export interface Visit {
   city: string | null;
   userAgent: string;
   referrer: string | null;
+  /** The URL a link's rules or A/B split sent the visitor to; null for a link without routing. */
+  destination: string | null;
   /** True when the redirect already counted the click on the link (capped links count synchronously). */
   counted: boolean;
   /**

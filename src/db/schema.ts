@@ -62,6 +62,14 @@ export interface LinksTable {
   app_links: Generated<string | null>;
   /** The affiliate partnership this link is the partner link of. */
   partnership_id: Generated<string | null>;
+  /** JSON of the link's redirect rules and A/B variants (src/links/routing.ts); null when none. */
+  rules: Generated<string | null>;
+  variants: Generated<string | null>;
+  /** The scrypt hash of the link's password (src/sessions/passwords.ts); null when it has none. */
+  password_hash: Generated<string | null>;
+  expired_url: Generated<string | null>;
+  /** JSON of the link's social preview; null when none. */
+  social_preview: Generated<string | null>;
 }
 
 export type DomainStatus = 'pending_txt' | 'verified' | 'active';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { Plans } from '../accounts/plans.js';
-import type { Caller } from '../accounts/service.js';
+import type { Plans } from '../plans.js';
+import type { Caller } from '../caller.js';
 import type { Clock } from '../clock.js';
 import { isUniqueViolation } from '../db/database.js';
 import { AppError, errors, requireChange } from '../errors.js';

@@ -1,41 +1,12 @@
 import { EventEmitter } from 'node:events';
-import type { Link } from '../links/link.js';
 
-/** What the redirect knows of a link when it announces something. */
-export type LinkSummary = Pick<Link, 'id' | 'accountId' | 'code' | 'namespace' | 'slug' | 'url' | 'domain'>;
-
-/** The domain events of spec section 6 that the link lifecycle emits. */
-export interface DomainEvents {
-  'link.created': { link: Link };
-  'link.updated': { link: Link; previous: Link };
-  'link.deleted': { link: Link };
-  'link.limit_reached': { link: LinkSummary };
-  /** A visitor from a country the link blocks was shown the 451 page (bots and HEAD requests are not announced). */
-  'link.geo_blocked': { link: LinkSummary; country: string };
-  'link.expired': { link: Link };
-  /** A link's destination was scanned; the redirect drops what it cached of the link. */
-  'link.scanned': { link: Pick<Link, 'id' | 'code' | 'namespace' | 'slug'>; status: 'safe' | 'warning' | 'unsafe' };
-  /** A custom domain was removed; its links now use the default host. */
-  'domain.deleted': { hostname: string };
-  /** A custom domain was activated, changed or removed: what requests on it see changed. */
-  'domain.changed': { hostname: string };
-  /** A webhook was created, changed or deleted: who wants the redirect's events may have changed. */
-  'webhooks.changed': Record<string, never>;
-  /** An account and everything it owned are gone (`users delete`). */
-  'account.deleted': { accountId: string };
-  /** An affiliate program was opened or closed: its partner links' click ids start or stop. */
-  'affiliate.program_updated': { programId: string };
-  /** A recorded click (bots and HEAD requests never make one). */
-  'link.click': {
-    linkId: string;
-    accountId: string;
-    at: string;
-    country: string | null;
-    device: string;
-    referrer: string | null;
-    userAgent: string;
-  };
-}
+/**
+ * The domain events, by name and payload. The bus knows no feature: each capability registers the events it emits
+ * by augmenting this interface in its own `events.ts` (src/links/events.ts, src/domains/events.ts, ...), so an
+ * emitter or a listener of an event nobody declared does not compile.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by declaration merging
+export interface DomainEvents {}
 
 export type EventName = keyof DomainEvents;
 

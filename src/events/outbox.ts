@@ -1,9 +1,12 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema.js';
-import type { DomainEvents } from './bus.js';
+import type { DomainEvents, EventName } from './bus.js';
 
-/** The events webhooks subscribe to: these go through the outbox (src/webhooks/outbox.ts writes them). */
-export type OutboxEventName = 'link.click' | 'link.created' | 'link.updated' | 'link.deleted' | 'link.expired' | 'link.limit_reached' | 'link.geo_blocked';
+/**
+ * The events webhooks subscribe to: these go through the outbox (src/webhooks/outbox.ts writes them, and checks that
+ * this set is its own). Named, not imported, so that the kernel knows no feature.
+ */
+export type OutboxEventName = Extract<EventName, 'link.click' | 'link.created' | 'link.updated' | 'link.deleted' | 'link.expired' | 'link.limit_reached' | 'link.geo_blocked'>;
 
 export type OutboxItem = { [E in OutboxEventName]: { event: E; payload: DomainEvents[E] } }[OutboxEventName];
 

@@ -1,6 +1,5 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.js';
-import type { LinkRow } from '../links/repository.js';
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, LinksTable } from '../db/schema.js';
 
 /** Where the previous page of an export ended: its last link's creation time and id. */
 export interface LinkCursor {
@@ -17,7 +16,7 @@ export class ExportsRepository {
    * Keyset paging: each page is one indexed range read, and links created or deleted while an export runs never
    * make another link appear twice or go missing, as an offset would.
    */
-  linksPage(accountId: string, limit: number, cursor: LinkCursor | null): Promise<LinkRow[]> {
+  linksPage(accountId: string, limit: number, cursor: LinkCursor | null): Promise<Selectable<LinksTable>[]> {
     return this.db
       .selectFrom('links')
       .selectAll()

@@ -1,4 +1,4 @@
-import type { Caller } from '../accounts/service.js';
+import type { Caller } from '../caller.js';
 import { PERIODS, type AnalyticsService, type Breakdowns, type Period } from '../analytics/service.js';
 import type { Clock } from '../clock.js';
 import { errors } from '../errors.js';

@@ -1,14 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AccountsService, Caller } from '../accounts/service.js';
-import type { Plans, Tier } from '../accounts/plans.js';
+import type { Caller } from '../caller.js';
+import type { Plans, Tier } from '../plans.js';
 import type { Operation } from '../access/operation.js';
-import { admit, type Policy } from '../access/policy.js';
+import { admissionHeaders, admit, type Policy, type RequestCharges } from '../access/policy.js';
 import { AppError, errors, type ErrorCode } from '../errors.js';
-import { looksLikeApiKey } from '../accounts/api-keys.js';
-import { sessionTokenOf } from '../sessions/cookie.js';
-import type { SessionsService } from '../sessions/service.js';
 import type { AddressLimits } from '../access/address-limits.js';
-import { rateLimitHeaders, type UsageService } from '../usage/service.js';
 
 /**
  * Who may call a route. `required` routes need a valid key and, unless `minTier` says otherwise, a plan with
@@ -99,18 +95,18 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  */
 async function identify(
   request: FastifyRequest,
-  accounts: AccountsService,
-  sessions: SessionsService | null,
+  keys: ApiKeys,
+  sessions: Sessions | null,
   perAddress: AddressLimits | null,
   oauth: OAuthTokens | null,
 ): Promise<Caller | null> {
   if (request.headers.authorization !== undefined) {
     const token = bearerToken(request);
     // An access token is no key (keys start snip_): where a route takes tokens, that is what it is read as.
-    if (oauth && token && !looksLikeApiKey(token)) return (await oauth.authenticate(token)) ?? Promise.reject(REFUSED_TOKEN);
-    return accounts.authenticate(token);
+    if (oauth && token && !keys.looksLikeKey(token)) return (await oauth.authenticate(token)) ?? Promise.reject(REFUSED_TOKEN);
+    return keys.authenticate(token);
   }
-  const token = sessions ? sessionTokenOf(request) : undefined;
+  const token = sessions ? sessions.tokenOf(request) : undefined;
   if (!sessions || !token) return null;
   const caller = await sessions.authenticate(token);
   if (!caller) throw errors.sessionRequired();
@@ -133,12 +129,30 @@ export interface OAuthTokens {
   authenticate(token: string): Promise<Caller | null>;
 }
 
+/** Who an API key stands for (src/accounts): refuses a missing, unknown or revoked key with its 401. */
+export interface ApiKeys {
+  authenticate(token: string | undefined): Promise<Caller>;
+  /** Whether a bearer token has a key's shape; anything else is read as an OAuth access token where a route takes one. */
+  looksLikeKey(token: string): boolean;
+}
+
+/**
+ * The dashboard's sessions (src/sessions): the token of the browser's cookie, who it stands for (null when it has
+ * expired or was signed out) and whether a request's CSRF token is the session's. The plumbing here knows no
+ * feature: src/app.ts hands it these.
+ */
+export interface Sessions {
+  tokenOf(request: FastifyRequest): string | undefined;
+  authenticate(token: string): Promise<Caller | null>;
+  csrfMatches(token: string, given: string | undefined): boolean;
+}
+
 export function registerAccess(
   app: FastifyInstance,
-  accounts: AccountsService,
-  usage: UsageService,
+  keys: ApiKeys,
+  usage: RequestCharges,
   plans: Plans,
-  sessions: { service: SessionsService; perAddress: AddressLimits } | null = null,
+  sessions: { service: Sessions; perAddress: AddressLimits } | null = null,
   oauth: OAuthTokens | null = null,
 ): void {
   app.decorateRequest('caller', null);
@@ -156,13 +170,13 @@ export function registerAccess(
     const resolveCaller = async (request: FastifyRequest, reply: FastifyReply) => {
       // A route open to anonymous callers still refuses a key it cannot read: sending one means "as me".
       const tokens = access.auth === 'required' && access.oauth ? oauth : null;
-      const caller = await identify(request, accounts, sessionsHere?.service ?? null, sessionsHere?.perAddress ?? null, tokens);
+      const caller = await identify(request, keys, sessionsHere?.service ?? null, sessionsHere?.perAddress ?? null, tokens);
       if (!caller && access.auth === 'required') throw errors.apiKeyRequired();
       request.caller = caller;
       if (!caller || (access.auth === 'required' && access.charged === false)) return;
-      const { state, refund } = await admit(plans, usage, caller, policy);
-      request.refundUsage = refund;
-      if (state) reply.headers(rateLimitHeaders(state));
+      const admission = await admit(plans, usage, caller, policy);
+      request.refundUsage = admission.refund;
+      reply.headers(admissionHeaders(admission));
     };
     route.onRequest = [resolveCaller, ...[route.onRequest ?? []].flat()];
   });

@@ -4,7 +4,7 @@ import { fromSchemaIssues, nulError, nulPath } from '../schema/issues.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan, tooDeep } from './json-limits.js';
 import { settle } from '../access/policy.js';
 import type { Access } from './access.js';
-import { methodRefusals } from './methods.js';
+import { methodRefusals, type RefusalBodies } from './methods.js';
 
 /** The part of the request a rule about the whole of it is about, by Fastify's validation context. */
 const WHOLE: Record<string, string> = { body: 'The body', querystring: 'The query', params: 'The path', headers: 'The headers' };
@@ -47,7 +47,8 @@ export function toAppError(error: FastifyError | AppError | Error): AppError {
   return errors.internalError();
 }
 
-export function registerErrorHandling(app: FastifyInstance): void {
+/** `refusals`: the refusal bodies of surfaces that answer in a shape of their own, by path (src/http/methods.ts). */
+export function registerErrorHandling(app: FastifyInstance, refusals: RefusalBodies): void {
   app.setErrorHandler(async (error: FastifyError | AppError, request, reply) => {
     const appError = toAppError(error);
     if (appError.status >= 500) request.log.error({ err: error }, 'request failed');
@@ -63,7 +64,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
     return reply.status(appError.status).send({ error: true, message: appError.message, code: appError.code });
   });
   // A path other methods serve is 405 with Allow (src/http/methods.ts); only a path no route has is 404.
-  const methodNotAllowed = methodRefusals(app);
+  const methodNotAllowed = methodRefusals(app, refusals);
   app.setNotFoundHandler((request, reply) =>
     methodNotAllowed(request, reply) ??
     reply.status(404).send({ error: true, message: `No route for ${request.method} ${request.url.split('?')[0]}`, code: 'NOT_FOUND' satisfies ErrorCode }),

@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { errors, type AppError } from '../errors.js';
-import { refusalOf } from '../mcp/json-rpc.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -59,13 +58,16 @@ export const onlyRefuses = (route: RouteOptions): boolean => {
   return statuses.length > 0 && statuses.every((status) => status === '405');
 };
 
+/** A surface's own refusal body, by the exact path it answers on (src/app.ts hands in MCP's JSON-RPC one). */
+export type RefusalBodies = Readonly<Record<string, (error: AppError) => unknown>>;
+
 /**
- * The body of a refusal on the surface a path belongs to, as its other refusals are: MCP answers in JSON-RPC
- * (src/mcp/json-rpc.ts), the OAuth endpoints in RFC 6749's error shape, every other path in Snip's `{error, message,
- * code}` (Description A's, which B shares for every status but 429).
+ * The body of a refusal on the surface a path belongs to, as its other refusals are: a path with a body of its own
+ * (MCP answers in JSON-RPC, src/mcp/json-rpc.ts), the OAuth endpoints in RFC 6749's error shape, every other path in
+ * Snip's `{error, message, code}` (Description A's, which B shares for every status but 429).
  */
-function bodyFor(path: string, error: AppError): unknown {
-  if (path === '/mcp') return refusalOf(error);
+function bodyFor(path: string, error: AppError, own: RefusalBodies): unknown {
+  if (Object.hasOwn(own, path)) return own[path]!(error);
   if (path.startsWith('/oauth/')) return { error: 'invalid_request', error_description: error.message, code: error.code };
   return { error: true, message: error.message, code: error.code };
 }
@@ -76,7 +78,7 @@ function bodyFor(path: string, error: AppError): unknown {
  * not-found handler, so only requests that match no route pay for it. Registered before the routes (its onRoute hook
  * notes the routes that do not serve every path they match); answers the reply, or null when the path is unknown.
  */
-export function methodRefusals(app: FastifyInstance): (request: FastifyRequest, reply: FastifyReply) => FastifyReply | null {
+export function methodRefusals(app: FastifyInstance, own: RefusalBodies): (request: FastifyRequest, reply: FastifyReply) => FastifyReply | null {
   const narrowed = new Map<string, Narrowed[]>();
   app.addHook('onRoute', (route) => {
     const serves = onlyRefuses(route) ? () => false : route.config?.servesPath;
@@ -103,6 +105,6 @@ export function methodRefusals(app: FastifyInstance): (request: FastifyRequest, 
     const allowed = METHODS.filter((method) => method !== request.method && serves(method, path));
     if (allowed.length === 0) return null;
     const error = errors.methodNotAllowed(request.method, allowed);
-    return reply.status(405).header('allow', allowed.join(', ')).send(bodyFor(path, error));
+    return reply.status(405).header('allow', allowed.join(', ')).send(bodyFor(path, error, own));
   };
 }

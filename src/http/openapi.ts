@@ -7,7 +7,6 @@ import { ErrorBody, errorResponses, RateLimitBodyB } from '../schema/shapes.js';
 import { SchemaComponents } from './openapi-components.js';
 import { OPENAPI_TAGS } from './openapi-tags.js';
 import { validationCodes } from '../schema/messages.js';
-import { SCOPES } from '../oauth/scopes.js';
 
 /**
  * Generates /openapi.yaml from the route schemas. Routes that need a key get the bearer scheme and the
@@ -86,7 +85,8 @@ function isOperation(route: RouteOptions): boolean {
   return !onlyRefuses(route);
 }
 
-export async function registerOpenApi(app: FastifyInstance, baseUrl: string): Promise<void> {
+/** `scopes` are the OAuth scopes the bearer scheme's authorization flow offers (src/oauth/scopes.ts, handed in by src/app.ts). */
+export async function registerOpenApi(app: FastifyInstance, baseUrl: string, scopes: Readonly<Record<string, string>>): Promise<void> {
   app.decorate('registeredRoutes', [] as string[]);
   const components = new SchemaComponents();
   app.addHook('onRoute', (route: RouteOptions) => {
@@ -151,7 +151,7 @@ export async function registerOpenApi(app: FastifyInstance, baseUrl: string): Pr
                 authorizationUrl: `${baseUrl}/oauth/authorize`,
                 tokenUrl: `${baseUrl}/oauth/token`,
                 refreshUrl: `${baseUrl}/oauth/token`,
-                scopes: SCOPES,
+                scopes,
               },
             },
           },

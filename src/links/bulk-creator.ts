@@ -1,4 +1,4 @@
-import type { Caller } from '../accounts/service.js';
+import type { Caller } from '../caller.js';
 import { AppError, errors } from '../errors.js';
 import { decodeBase64Destination } from './base64-destination.js';
 import { draftFor, type CreationDeps } from './creator.js';

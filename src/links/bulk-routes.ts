@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
 import { bind, callerOf } from '../http/access.js';
-import { tierLabel } from '../accounts/plans.js';
+import { tierLabel } from '../plans.js';
 import { errorResponses, Nullable } from '../schema/shapes.js';
 import type { BulkOutcome } from './bulk-creator.js';
 import { LinkItem } from './drafts.js';

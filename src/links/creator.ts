@@ -1,7 +1,8 @@
-import type { Plans } from '../accounts/plans.js';
-import type { Caller } from '../accounts/service.js';
+import type { Plans } from '../plans.js';
+import type { Caller } from '../caller.js';
 import type { Clock } from '../clock.js';
 import { errors } from '../errors.js';
+import { hashPassword } from '../sessions/passwords.js';
 import type { EventBus } from '../events/bus.js';
 import type { UsageService } from '../usage/service.js';
 import { draftLink, type CreateLinkInput, type LinkDraft } from './drafts.js';
@@ -42,6 +43,7 @@ export interface CreationDeps {
 export async function draftFor(deps: CreationDeps, caller: Caller, input: CreateLinkInput, now: Date): Promise<LinkDraft> {
   const draft = draftLink(caller, input, now, deps.ownHostnames, deps.plans);
   draft.domain = await deps.domains.domainFor(caller.accountId, input.domain);
+  if (input.password !== undefined) draft.passwordHash = await hashPassword(input.password);
   if (input.utmTemplateId !== undefined) {
     // Checked again: the template's parameters may make the destination too long.
     draft.url = checkDestination(await deps.utmTemplates.apply(caller, input.utmTemplateId, draft.url), deps.ownHostnames);

@@ -1,12 +1,14 @@
-import type { Caller } from '../accounts/service.js';
-import { lowestTierWith, tierLabel, type Plans } from '../accounts/plans.js';
-import { checkAppLinks, type AppLinks } from '../web2app/app-links.js';
+import type { Caller } from '../caller.js';
+import { lowestTierWith, tierLabel, type Plans } from '../plans.js';
+import type { AppLinks } from '../web2app/app-targets.js';
+import { checkAppLinks } from '../web2app/app-links.js';
 import type { LinkSource } from './link.js';
 import type { Static } from '@sinclair/typebox';
-import { errors } from '../errors.js';
+import { AppError, errors } from '../errors.js';
 import { checkInput } from '../schema/check.js';
 import { destinationOf, withBase64 } from './base64-destination.js';
-import { LinkInput } from './input.js';
+import { LinkInput, type SocialPreview } from './input.js';
+import { checkRules, checkVariants, type Rule, type Variant } from './routing.js';
 import { checkDestination, checkSchedule, normalisedCountries } from './rules.js';
 
 /**
@@ -32,9 +34,15 @@ export interface LinkDraft {
   appLinks: AppLinks | null;
   /** Set by affiliate programs for a partner link. */
   partnershipId: string | null;
+  rules: Rule[] | null;
+  variants: Variant[] | null;
+  /** Set by the creator, which hashes the password (asynchronously: scrypt is slow on purpose). */
+  passwordHash: string | null;
+  expiredUrl: string | null;
+  socialPreview: SocialPreview | null;
 }
 
-/** Where a caller's links come from: the surface it called through (src/accounts/service.ts Caller). */
+/** Where a caller's links come from: the surface it called through (src/caller.ts). */
 export function sourceOf(caller: Caller): { source: LinkSource; clientName: string | null } {
   if (caller.via === 'mcp') return { source: 'mcp', clientName: caller.clientName ?? null };
   if (caller.via === 'session') return { source: 'dashboard', clientName: null };
@@ -85,7 +93,35 @@ export function draftLink(
     ...sourceOf(caller),
     appLinks: input.appLinks == null ? null : checkAppLinksFor(caller, input.appLinks, ownHostnames, plans),
     partnershipId: null,
+    ...routingOf(input, ownHostnames),
+    passwordHash: null,
   };
+}
+
+/**
+ * The routing fields of a new link or a change, by their rules (src/links/routing.ts); a field absent stays absent,
+ * null (on a change) removes it.
+ */
+export function routingOf(
+  input: { rules?: Rule[] | null; variants?: Variant[] | null; expiredUrl?: string | null; socialPreview?: SocialPreview | null },
+  ownHostnames: ReadonlySet<string>,
+): Pick<LinkDraft, 'rules' | 'variants' | 'expiredUrl' | 'socialPreview'> {
+  return {
+    rules: input.rules == null ? null : checkRules(input.rules, ownHostnames),
+    variants: input.variants == null ? null : checkVariants(input.variants, ownHostnames),
+    expiredUrl: input.expiredUrl == null ? null : expiredUrlOf(input.expiredUrl, ownHostnames),
+    socialPreview: input.socialPreview ?? null,
+  };
+}
+
+/** An expired link's fallback follows the destination rules; its refusal names the field. */
+function expiredUrlOf(url: string, ownHostnames: ReadonlySet<string>): string {
+  try {
+    return checkDestination(url, ownHostnames);
+  } catch (error) {
+    if (error instanceof AppError) throw new AppError('INVALID_EXPIRED_URL', `expiredUrl is not a destination: ${error.message}`);
+    throw error;
+  }
 }
 
 /** Description B's form of one bulk item (url or Base64 long): the schema every item, import row and dashboard row is held to. */

@@ -58,12 +58,18 @@ function fieldValue(record: Record<string, unknown>, field: ImportField, fromCsv
     // `<prefix>/<slug>`: the slug goes into the importing account's own namespace.
     if (source === 'fullPath' && typeof value === 'string') value = value.slice(value.lastIndexOf('/') + 1);
     if (field === 'maxClicks' && fromCsv && typeof value === 'string' && DECIMAL.test(value)) value = Number(value);
-    if (field === 'blockedCountries' && typeof value === 'string') value = value.split(',').map((c) => c.trim()).filter(Boolean);
+    if (field === 'blockedCountries' && fromCsv && typeof value === 'string') value = value.split(',').map((c) => c.trim()).filter(Boolean);
     if (field === 'blockedCountries' && Array.isArray(value) && value.length === 0) continue;
     return value;
   }
   return undefined;
 }
+
+/**
+ * Link fields a JSON row carries as they are (CSV has no column for them: a cell holds no object): the schema judges
+ * them as it judges a bulk item's. Not `domain`, which a Snip export writes for the exporting account's own domain.
+ */
+export const JSON_ONLY_FIELDS = ['utmTemplateId', 'appLinks', 'rules', 'variants', 'password', 'expiredUrl', 'socialPreview'] as const;
 
 /** The import fields of one record (keyed by column name), absent ones left out: a bulk item as the API takes it. */
 export function importItem(record: Record<string, unknown>, fromCsv: boolean): Record<string, unknown> {
@@ -72,5 +78,6 @@ export function importItem(record: Record<string, unknown>, fromCsv: boolean): R
     const value = fieldValue(record, field, fromCsv);
     if (value !== undefined) item[field] = value;
   }
+  if (!fromCsv) for (const field of JSON_ONLY_FIELDS) if (record[field] !== undefined) item[field] = record[field];
   return item;
 }

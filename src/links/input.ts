@@ -1,6 +1,7 @@
 import { Type, type Static, type TOptional, type TProperties, type TSchema, type TUnsafe } from '@sinclair/typebox';
 import { DateTime, MAX_INTEGER, Nullable } from '../schema/shapes.js';
 import { AppLinksInput } from '../web2app/app-links.js';
+import { Rules, Variants } from './routing.js';
 
 /**
  * Every field a client sets on a link, written once. REST A and B take these schemas as their bodies, MCP's tools as
@@ -10,6 +11,17 @@ import { AppLinksInput } from '../web2app/app-links.js';
  */
 
 const Url = (description: string) => Type.String({ format: 'uri', description });
+
+/** What link-preview bots (Slack, X, Facebook, ...) are shown instead of the destination's own page. */
+export const SocialPreview = Type.Object(
+  {
+    title: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    description: Type.Optional(Type.String({ maxLength: 500 })),
+    image: Type.Optional(Url('An absolute http or https URL of the preview image')),
+  },
+  { additionalProperties: false, minProperties: 1, description: 'Open Graph and Twitter card tags for link-preview bots; people are redirected as usual' },
+);
+export type SocialPreview = Static<typeof SocialPreview>;
 
 /** Fields a link keeps and a change may replace; on a change, null removes the value. */
 const CHANGEABLE = {
@@ -22,6 +34,16 @@ const CHANGEABLE = {
   }),
   // null on a create too: a client that always sends the field says "none" with it.
   appLinks: Nullable(AppLinksInput),
+  rules: Rules,
+  variants: Variants,
+  password: Type.String({
+    minLength: 4,
+    maxLength: 200,
+    writeOnly: true,
+    description: 'Visitors must enter it before they are redirected; stored hashed and never shown (reads say passwordProtected)',
+  }),
+  expiredUrl: Url('Where an expired or used-up link sends visitors (302), instead of its 410 page'),
+  socialPreview: SocialPreview,
 };
 
 /** Fields only a create sets: they decide the short URL itself, or are applied once to the destination. */

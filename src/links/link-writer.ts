@@ -3,7 +3,8 @@ import { errors } from '../errors.js';
 import { newId, randomBase62 } from '../ids.js';
 import type { LinkDraft } from './drafts.js';
 import { toLink, type Link } from './link.js';
-import type { LinkRow, LinksRepository } from './repository.js';
+import type { LinkRow } from './link-row.js';
+import type { LinksRepository } from './repository.js';
 
 const CODE_ATTEMPTS = 8;
 
@@ -38,6 +39,11 @@ export class LinkWriter {
       client_name: draft.clientName,
       app_links: draft.appLinks === null ? null : JSON.stringify(draft.appLinks),
       partnership_id: draft.partnershipId,
+      rules: draft.rules === null ? null : JSON.stringify(draft.rules),
+      variants: draft.variants === null ? null : JSON.stringify(draft.variants),
+      password_hash: draft.passwordHash,
+      expired_url: draft.expiredUrl,
+      social_preview: draft.socialPreview === null ? null : JSON.stringify(draft.socialPreview),
     };
   }
 

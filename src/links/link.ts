@@ -1,5 +1,7 @@
-import { parseAppLinks, type AppLinks } from '../web2app/app-links.js';
-import type { LinkRow } from './repository.js';
+import { parseAppLinks, type AppLinks } from '../web2app/app-targets.js';
+import type { LinkRow } from './link-row.js';
+import type { SocialPreview } from './input.js';
+import type { Rule, Variant } from './routing.js';
 
 /** Where a link was made (agent links): the REST API with a key, the MCP endpoint, the operator CLI, or the dashboard. */
 export const LINK_SOURCES = ['api', 'mcp', 'cli', 'dashboard'] as const;
@@ -32,6 +34,16 @@ export interface Link {
   appLinks: AppLinks | null;
   /** The affiliate partnership whose partner link this is; null for other links. */
   partnershipId: string | null;
+  /** Redirect rules, first match wins (src/links/routing.ts); null when none. */
+  rules: Rule[] | null;
+  /** An A/B split of the destination; null when none. */
+  variants: Variant[] | null;
+  /** The scrypt hash of the link's password; null when it has none. Never presented: reads say passwordProtected. */
+  passwordHash: string | null;
+  /** Where an expired or used-up link sends visitors; null: its 410 page. */
+  expiredUrl: string | null;
+  /** What link-preview bots are shown; null when none. */
+  socialPreview: SocialPreview | null;
   /** The link's tags in display order; set where a link is read to be shown (LinksService get, list, update). */
   tags?: string[];
 }
@@ -56,7 +68,14 @@ export const toLink = (row: LinkRow): Link => ({
   clientName: row.client_name,
   appLinks: parseAppLinks(row.app_links),
   partnershipId: row.partnership_id,
+  rules: parseJson<Rule[]>(row.rules),
+  variants: parseJson<Variant[]>(row.variants),
+  passwordHash: row.password_hash,
+  expiredUrl: row.expired_url,
+  socialPreview: parseJson<SocialPreview>(row.social_preview),
 });
+
+const parseJson = <T>(stored: string | null): T | null => (stored === null ? null : (JSON.parse(stored) as T));
 
 /** `<prefix>/<slug>` for namespaced links, else null. */
 export const fullPathOf = (link: Pick<Link, 'namespace' | 'slug'>): string | null =>

@@ -37,9 +37,18 @@ export class LinkPresenter {
     };
   }
 
-  /** Where the link came from and where phones go: the same fields on every shape of a link. */
+  /** Where the link came from and where its visitors go: the same fields on every shape of a link. */
   private origin(link: Link) {
-    return { source: link.source, clientName: link.clientName, appLinks: link.appLinks };
+    return {
+      source: link.source,
+      clientName: link.clientName,
+      appLinks: link.appLinks,
+      rules: link.rules,
+      variants: link.variants,
+      passwordProtected: link.passwordHash !== null,
+      expiredUrl: link.expiredUrl,
+      socialPreview: link.socialPreview,
+    };
   }
 
   detailsA(link: Link): Static<typeof LinkDetailsA> {

@@ -1,15 +1,16 @@
-import { sql, type Kysely, type Selectable, type Updateable } from 'kysely';
+import { sql, type Kysely, type Updateable } from 'kysely';
 import type { Database, LinksTable } from '../db/schema.js';
-import type { LinkSummary } from '../events/bus.js';
+import type { LinkSummary } from './events.js';
 import { withEvents, type EventOutbox } from '../events/outbox.js';
 import { toLink, type Link } from './link.js';
 
-export type LinkRow = Selectable<LinksTable>;
-export type LinkPatch = Updateable<Pick<LinksTable, 'url' | 'max_clicks' | 'expires_at' | 'active_from' | 'updated_at' | 'expiry_notified' | 'blocked_countries' | 'app_links'>>;
+import type { LinkRow } from './link-row.js';
+import type { LinkKey } from './link-key.js';
+
+export type { LinkRow, LinkKey };
+export type LinkPatch = Updateable<Pick<LinksTable, 'url' | 'max_clicks' | 'expires_at' | 'active_from' | 'updated_at' | 'expiry_notified' | 'blocked_countries' | 'app_links' | 'rules' | 'variants' | 'password_hash' | 'expired_url' | 'social_preview'>>;
 
 const INSERT_CHUNK = 200;
-
-export type LinkKey = { code: string } | { namespace: string; slug: string };
 
 /** Filters of a link list; every one given applies. */
 export interface LinkListFilter {

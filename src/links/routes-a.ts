@@ -4,7 +4,8 @@ import { errorResponses } from '../schema/shapes.js';
 import { registerLinkCrud } from './crud-routes.js';
 import { LINK_OPERATIONS as ops } from './operations.js';
 import type { LinkPresenter } from './presenters.js';
-import { CreatedLinkA, CreateLinkBodyA, LinkDetailsA } from './schemas.js';
+import { CreatedLinkA, CreateLinkBodyA, LinkDetailsA, ShortPathParams } from './schemas.js';
+import { ResolveQuery, Resolved } from './resolve.js';
 import type { LinksService } from './service.js';
 
 const tags = ['links (A)'];
@@ -20,6 +21,15 @@ export const linkRoutesA =
         const link = await links.create(callerOf(request), request.body);
         return reply.status(201).send(present.createdA(link));
       },
+    );
+
+    app.get(
+      '/api/v1/links/:shortPath/resolve',
+      {
+        config: bind(ops.resolve, 'A'),
+        schema: { tags, summary: 'Where a visitor would go', description: "Answers where a visitor with this user agent, country, language, query and address would be sent by the link's country block, password, rules and A/B split, without counting anything: rules can be tried before they go live. A namespaced link is named prefix%2Fslug.", params: ShortPathParams, querystring: ResolveQuery, response: { 200: Resolved, ...errorResponses(404) } },
+      },
+      async (request) => links.resolve(callerOf(request), request.params.shortPath, request.query),
     );
 
     registerLinkCrud(app, links, { base: '/api/v1/links', surface: 'A', tags, One: LinkDetailsA, present: (l) => present.detailsA(l) });

@@ -1,6 +1,6 @@
 import { errors } from '../errors.js';
 import { validationError } from '../schema/messages.js';
-import type { LinkKey } from './repository.js';
+import type { LinkKey } from './link-key.js';
 import { isOwnHost } from '../net/hostname.js';
 
 export const MAX_URL_LENGTH = 4096;

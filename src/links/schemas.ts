@@ -3,7 +3,8 @@ import { DateTime, Nullable, Pagination, StringEnum } from '../schema/shapes.js'
 import { named } from '../schema/names.js';
 import { AppLinksOutput } from '../web2app/app-links.js';
 import { withBase64 } from './base64-destination.js';
-import { LinkChanges, LinkInput } from './input.js';
+import { LinkChanges, LinkInput, SocialPreview } from './input.js';
+import { Rules, Variants } from './routing.js';
 import { LINK_SOURCES } from './link.js';
 
 const Url = (description: string) => Type.String({ format: 'uri', description });
@@ -13,6 +14,11 @@ const originFields = {
   source: StringEnum(LINK_SOURCES, { description: 'Where the link was made: api (a key), mcp (an AI assistant), cli (the operator) or dashboard' }),
   clientName: Nullable(Type.String({ description: 'For links made over MCP: the client that made it (its initialize clientInfo.name)' })),
   appLinks: AppLinksOutput,
+  rules: Nullable(Rules),
+  variants: Nullable(Variants),
+  passwordProtected: Type.Boolean({ description: 'Whether visitors must enter a password (the password itself is never shown)' }),
+  expiredUrl: Nullable(Url('Where an expired or used-up link sends visitors; null: its 410 page')),
+  socialPreview: Nullable(SocialPreview),
 };
 
 /** Description A's create takes the link input as it is (src/links/input.ts). */

@@ -1,5 +1,5 @@
-import type { Plans } from '../accounts/plans.js';
-import type { Caller } from '../accounts/service.js';
+import type { Plans } from '../plans.js';
+import type { Caller } from '../caller.js';
 import type { Clock } from '../clock.js';
 import { errors, requireChange } from '../errors.js';
 import type { EventBus } from '../events/bus.js';
@@ -10,11 +10,13 @@ import type { UsageService } from '../usage/service.js';
 import { BulkCreator, type BulkOptions, type BulkOutcome } from './bulk-creator.js';
 import { LinkCreator, type LinkDomains, type LinkUtmTemplates } from './creator.js';
 import { LinkWriter } from './link-writer.js';
-import { checkAppLinksFor, type CreateLinkInput } from './drafts.js';
+import { checkAppLinksFor, routingOf, type CreateLinkInput } from './drafts.js';
+import { hashPassword } from '../sessions/passwords.js';
 import { toLink, type Link, type LinkSource } from './link.js';
 import type { LinkPatch, LinksRepository } from './repository.js';
 import { checkDestination, checkSchedule, normalisedCountries, parseShortPath } from './rules.js';
 import type { LinkChanges } from './input.js';
+import { resolveVisit, type ResolveQuery, type Resolved } from './resolve.js';
 
 /** A change as the services take it: the link changes (src/links/input.ts), B's Base64 destination decoded. */
 export type UpdateLinkInput = Omit<LinkChanges, 'url'> & { url?: string };
@@ -129,8 +131,14 @@ export class LinksService {
       const appLinks = input.appLinks === null ? null : checkAppLinksFor(caller, input.appLinks, this.ownHostnames, this.plans);
       patch.app_links = appLinks === null ? null : JSON.stringify(appLinks);
     }
+    const routing = routingOf(input, this.ownHostnames);
+    if (input.rules !== undefined) patch.rules = routing.rules === null ? null : JSON.stringify(routing.rules);
+    if (input.variants !== undefined) patch.variants = routing.variants === null ? null : JSON.stringify(routing.variants);
+    if (input.expiredUrl !== undefined) patch.expired_url = routing.expiredUrl;
+    if (input.socialPreview !== undefined) patch.social_preview = routing.socialPreview === null ? null : JSON.stringify(routing.socialPreview);
+    if (input.password !== undefined) patch.password_hash = input.password === null ? null : await hashPassword(input.password);
     // A partner link pays for the program's destination: every surface changes links here, so here it stays on it.
-    if (previous.partnershipId !== null && ((patch.url !== undefined && patch.url !== previous.url) || (patch.app_links !== undefined && patch.app_links !== null))) {
+    if (previous.partnershipId !== null && ((patch.url !== undefined && patch.url !== previous.url) || (patch.app_links !== undefined && patch.app_links !== null) || patch.rules || patch.variants)) {
       throw errors.partnerLinkDestination();
     }
     const changed = { expiresAt: input.expiresAt !== undefined, activeFrom: input.activeFrom !== undefined };
@@ -157,6 +165,11 @@ export class LinksService {
     // The webhook event committed with the change (repository); the bus tells this process's caches.
     this.bus.emit('link.updated', { link, previous });
     return link;
+  }
+
+  /** Where a made-up visitor of the caller's link would go (src/links/resolve.ts); nothing is counted. */
+  async resolve(caller: Caller, shortPath: string, visitor: ResolveQuery): Promise<Resolved> {
+    return resolveVisit(await this.get(caller, shortPath), visitor, this.clock.now());
   }
 
   async delete(caller: Caller, shortPath: string): Promise<Link> {

@@ -1,12 +1,11 @@
 import { admit, tierRefusal, type Admission, type Policy } from '../access/policy.js';
 import { POLICIES } from '../access/policies.js';
-import type { Caller } from '../accounts/service.js';
+import type { Caller } from '../caller.js';
 import type { Core } from '../core.js';
 import type { LimitState } from '../usage/service.js';
 import type { Scope } from '../oauth/scopes.js';
+import type { RequestId } from './json-rpc.js';
 import { scopeRefusal } from './tool.js';
-
-export type RequestId = string | number;
 
 interface Message {
   id?: RequestId;

@@ -1,6 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import type { AppError } from '../errors.js';
 
+/** A JSON-RPC request's id, by which its answer is matched to it. */
+export type RequestId = string | number;
+
 /** JSON-RPC 2.0's error codes, and -32000, the server-defined one for refusals of the HTTP request (as the MCP SDK uses it). */
 export const JSON_RPC_ERROR = {
   parseError: -32700,

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { Type } from '@sinclair/typebox';
-import type { Caller } from '../accounts/service.js';
+import type { Caller } from '../caller.js';
 import type { Core } from '../core.js';
 import { admitCalls } from './admission.js';
 import { callerOf } from '../http/access.js';

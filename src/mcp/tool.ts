@@ -3,15 +3,14 @@ import { KindGuard, Type, type Static, type TObject, type TProperties, type TSch
 import type { FastifyBaseLogger } from 'fastify';
 import type { Operation } from '../access/operation.js';
 import { settle, tierRefusal, type Admission, type Policy } from '../access/policy.js';
-import type { Caller } from '../accounts/service.js';
+import type { Caller } from '../caller.js';
 import type { Core } from '../core.js';
 import { AppError, errors, isErrorCode, type ErrorCode } from '../errors.js';
 import { checkToolCode } from '../http/declared-codes.js';
 import { validationCodes } from '../schema/messages.js';
 import { DateTime, MAX_INTEGER, StringEnum } from '../schema/shapes.js';
-import type { RequestId } from './admission.js';
 import { checkArguments } from './arguments.js';
-import { InvalidParams } from './json-rpc.js';
+import { InvalidParams, type RequestId } from './json-rpc.js';
 import { portableSchema, type JsonSchema } from './json-schema.js';
 import { scopeCovers, type Scope } from '../oauth/scopes.js';
 
@@ -63,7 +62,7 @@ export interface ToolSpec<P extends TProperties = TProperties> {
  * tool of an operation is hinted alike; a verb not listed here stops the start rather than guess.
  */
 const EFFECTS: Record<string, Effect> = {
-  get: 'read', list: 'read', export: 'read', discover: 'read',
+  get: 'read', list: 'read', export: 'read', discover: 'read', resolve: 'read',
   create: 'create', bulk: 'create', add: 'create', join: 'create',
   update: 'update', set: 'update', claim: 'update',
   delete: 'delete', remove: 'delete', release: 'delete',

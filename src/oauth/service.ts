@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
 import type Provider from 'oidc-provider';
-import type { AccountsService, Caller } from '../accounts/service.js';
+import type { AccountsService } from '../accounts/service.js';
+import type { Caller } from '../caller.js';
 import type { Clock } from '../clock.js';
 import { errors } from '../errors.js';
 import { withoutControlCharacters } from '../control-characters.js';

@@ -3,7 +3,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
 import { bind, callerOf } from '../http/access.js';
 import { errorResponses } from '../schema/shapes.js';
-import type { LinkKey } from '../links/repository.js';
+import type { LinkKey } from '../links/link-key.js';
 import { CODE_PATTERN } from '../links/rules.js';
 import { QR_OPERATIONS as ops } from './operations.js';
 import { ImageQuery, QrSettings, SettingsBody } from './schemas.js';

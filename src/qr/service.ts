@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import type { Caller } from '../accounts/service.js';
+import type { Caller } from '../caller.js';
 import type { Clock } from '../clock.js';
 import { errors } from '../errors.js';
 import type { LinkPresenter } from '../links/presenters.js';
-import type { LinkKey, LinksRepository } from '../links/repository.js';
+import type { LinkKey } from '../links/link-key.js';
+import type { LinksRepository } from '../links/repository.js';
 import { parseShortPath } from '../links/rules.js';
 import { LRUCache } from 'lru-cache';
 import { renderQrPng } from './render.js';

@@ -75,7 +75,7 @@ export function fastRedirects(redirects: RedirectService, options: FastPathOptio
       if (customDomain === undefined) return false;
       const ip = addressOf(request);
       if (ip === undefined || options.limits.isBlocked(ip)) return false;
-      const visitor = { counts: method === 'GET', ip, userAgent: request.headers['user-agent'] ?? '', referer: request.headers.referer, query: query < 0 ? '' : url.slice(query + 1) };
+      const visitor = { counts: method === 'GET', ip, userAgent: request.headers['user-agent'] ?? '', referer: request.headers.referer, query: query < 0 ? '' : url.slice(query + 1), acceptLanguage: request.headers['accept-language'] };
       const decided = redirects.decideCached(code, visitor, customDomain);
       if (decided === undefined || decided.outcome.kind !== 'redirect') return false;
       const location = decided.outcome.url;

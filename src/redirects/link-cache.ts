@@ -1,5 +1,7 @@
 import { fullPathOf, type Link } from '../links/link.js';
-import type { AppLinks } from '../web2app/app-links.js';
+import type { AppLinks } from '../web2app/app-targets.js';
+import type { SocialPreview } from '../links/input.js';
+import type { CompiledRouting } from '../links/routing.js';
 
 /** The cache keys of a link: its code, and namespace/slug for a namespaced link. */
 export const cacheKeysOf = (link: Pick<Link, 'code' | 'namespace' | 'slug'>): string[] => {
@@ -28,6 +30,14 @@ export interface CachedLink {
   appLinks: AppLinks | null;
   /** The partnership of a CPA partner link, whose clicks carry a click id; null for other links. */
   clickIdFor: string | null;
+  /** Rules and variants made ready to decide visits (src/links/routing.ts); null for most links. */
+  routing: CompiledRouting | null;
+  /** The hash of the link's password; null when it has none. */
+  passwordHash: string | null;
+  /** The answer for an ended link with an expiredUrl; null: its 410 page. */
+  fallback: { kind: 'fallback'; url: string } | null;
+  /** What link-preview bots are shown; null when none. */
+  social: SocialPreview | null;
   /** The answer of a plain redirect to the destination, made once per cache fill. */
   redirect: { kind: 'redirect'; url: string };
   /** Set once a capped link is seen at its cap, so later visits skip the database. */

@@ -1,6 +1,6 @@
 import type { RedirectOutcome } from './service.js';
 
-type Miss = Exclude<RedirectOutcome, { kind: 'redirect' } | { kind: 'unsafe' } | { kind: 'app' }>['kind'];
+type Miss = Exclude<RedirectOutcome, { kind: 'redirect' } | { kind: 'unsafe' } | { kind: 'app' } | { kind: 'password' } | { kind: 'social' } | { kind: 'fallback' }>['kind'];
 
 /**
  * Visitors who cannot be redirected get a small page. A link that never existed, or is not active yet, is 404;

@@ -3,14 +3,16 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import { isReservedPath } from '../accounts/namespace-rules.js';
 import type { RedirectStatus } from '../config.js';
-import type { LinkKey } from '../links/repository.js';
+import type { LinkKey } from '../links/link-key.js';
 import { CODE_PATTERN } from '../links/rules.js';
 import { AppError } from '../errors.js';
 import { warningPage } from '../trust/pages.js';
 import { missPage } from './pages.js';
 import { APP_PAGE_POLICY, appPage } from '../web2app/page.js';
 import type { ActiveDomain } from '../domains/service.js';
-import type { RedirectService } from './service.js';
+import type { RedirectOutcome, RedirectService, Visitor } from './service.js';
+import { passwordPage, socialPage } from './link-pages.js';
+import { PASS_SECONDS } from './link-passes.js';
 import { normalHostname } from '../net/hostname.js';
 import type { AddressLimits } from '../access/address-limits.js';
 import { errorResponses } from '../schema/shapes.js';
@@ -81,18 +83,42 @@ export const redirectRoutes =
       if (!page) return html(reply, 404, missPage('not_found').html);
       return page.type === 'redirect' ? reply.redirect(page.redirectUrl, 302) : html(reply, 404, page.html);
     };
+    const visitorOf = (request: FastifyRequest): Visitor => ({
+      counts: request.method !== 'HEAD',
+      ip: request.ip,
+      userAgent: request.headers['user-agent'] ?? '',
+      referer: request.headers.referer,
+      query: queryOf(request.url),
+      acceptLanguage: request.headers['accept-language'],
+      cookie: request.headers.cookie,
+    });
     const answer = async (request: FastifyRequest, reply: FastifyReply, key: LinkKey | null) => {
       limits.refuseIfBlocked(request.ip);
       const domain = await domainOf(request);
-      const visitor = {
-        counts: request.method === 'GET',
-        ip: request.ip,
-        userAgent: request.headers['user-agent'] ?? '',
-        referer: request.headers.referer,
-        query: queryOf(request.url),
-      };
-      const outcome = key ? await redirects.visit(key, visitor, domain?.hostname ?? null) : { kind: 'not_found' as const };
+      const outcome = key ? await redirects.visit(key, visitorOf(request), domain?.hostname ?? null) : { kind: 'not_found' as const };
+      return respond(request, reply, outcome, domain);
+    };
+    /** A password posted to a protected link's form (its own short URL). */
+    const submit = async (request: FastifyRequest, reply: FastifyReply, key: LinkKey | null) => {
+      limits.refuseIfBlocked(request.ip);
+      const domain = await domainOf(request);
+      const password = (request.body as { password?: unknown } | undefined)?.password;
+      if (!key || typeof password !== 'string') return answer(request, reply, key);
+      const { outcome, pass } = await redirects.submitPassword(key, visitorOf(request), password, domain?.hostname ?? null);
+      if (pass) {
+        const secure = request.protocol === 'https' ? '; Secure' : '';
+        reply.header('set-cookie', `${pass.name}=${pass.value}; Max-Age=${PASS_SECONDS}; Path=/; HttpOnly; SameSite=Lax${secure}`);
+      }
+      return respond(request, reply, outcome, domain);
+    };
+    const respond = async (request: FastifyRequest, reply: FastifyReply, outcome: RedirectOutcome, domain: ActiveDomain | null) => {
       if (outcome.kind === 'redirect') return reply.redirect(outcome.url, status);
+      if (outcome.kind === 'fallback') return reply.redirect(outcome.url, 302);
+      if (outcome.kind === 'password') {
+        if (outcome.waitSeconds > 0) reply.header('retry-after', String(outcome.waitSeconds));
+        return html(reply, outcome.waitSeconds > 0 ? 429 : 200, passwordPage(outcome));
+      }
+      if (outcome.kind === 'social') return html(reply, 200, socialPage(outcome.preview, `${request.protocol}://${request.host}${request.url.split('?')[0]}`));
       if (outcome.kind === 'app') {
         return reply.header('content-security-policy', APP_PAGE_POLICY).type('text/html; charset=utf-8').send(appPage(outcome.deepLink, outcome.storeUrl));
       }
@@ -103,6 +129,10 @@ export const redirectRoutes =
       const page = missPage(outcome.kind);
       return html(reply, page.status, page.html);
     };
+    // The password form posts here as a browser form does; nothing else on these paths takes a body.
+    app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 4096 }, (_request, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(body as string)));
+    });
     const html = (reply: FastifyReply, code: number, body: string) => reply.status(code).type('text/html; charset=utf-8').send(body);
     /** `/{code}+` and `/{prefix}/{slug}+`: the preview instead of the redirect. */
     const showPreview = async (request: FastifyRequest, reply: FastifyReply, key: LinkKey | null) => {
@@ -154,6 +184,46 @@ export const redirectRoutes =
         const stored = !prefix.includes('\u0000') && !slug.includes('\u0000');
         if (slug.endsWith('+')) return showPreview(request, reply, stored && slug.length > 1 ? { namespace: prefix.toLowerCase(), slug: slug.slice(0, -1) } : null);
         return answer(request, reply, stored ? { namespace: prefix.toLowerCase(), slug } : null);
+      },
+    );
+
+    // The password form of a protected link posts to the short URL itself.
+    const PasswordForm = Type.Object({ password: Type.String({ description: 'The link’s password' }) });
+    // The form is read by the handler (a missing password answers the form), after a reserved path (/healthz, /api/...)
+    // has gone on to its own 404 or 405: a body check here would answer those first.
+    const formUnchecked = () => () => true;
+    const passwordResponses = { ...responses(status), 429: htmlPage('Too many wrong passwords from this address for this link: the form again, with Retry-After') };
+    const PASSWORD_DESCRIPTION =
+      "The form of a password-protected link posts here (application/x-www-form-urlencoded). The right password redirects as a visit does (counted once) and sets a cookie that lets this browser through for 12 hours; a wrong one answers the form again; past 10 wrong ones per address and link in 15 minutes, 429 with Retry-After.";
+    app.post(
+      '/:code',
+      {
+        childLoggerFactory,
+        config: { nulInUrl: 'own', hosts: 'custom-domains', errors: ['RATE_LIMITED'], servesPath: ({ code }) => code === undefined || !isReservedPath(code) },
+        validatorCompiler: formUnchecked,
+        schema: { tags, operationId: 'unlockShortLink', summary: 'Give a protected short link its password', description: PASSWORD_DESCRIPTION, consumes: ['application/x-www-form-urlencoded'], params: Type.Object({ code: Type.String() }), body: PasswordForm, response: passwordResponses },
+      },
+      async (request, reply) => {
+        const { code } = request.params;
+        if (isReservedPath(code)) return reply.callNotFound();
+        reply.header('cache-control', REDIRECT_CACHE_CONTROL);
+        return submit(request, reply, CODE_PATTERN.test(code) ? { code } : null);
+      },
+    );
+    app.post(
+      '/:prefix/:slug',
+      {
+        childLoggerFactory,
+        config: { nulInUrl: 'own', hosts: 'custom-domains', errors: ['RATE_LIMITED'], servesPath: ({ prefix }) => prefix === undefined || !isReservedPath(prefix) },
+        validatorCompiler: formUnchecked,
+        schema: { tags, operationId: 'unlockNamespacedShortLink', summary: 'Give a protected namespaced short link its password', description: PASSWORD_DESCRIPTION, consumes: ['application/x-www-form-urlencoded'], params: Type.Object({ prefix: Type.String(), slug: Type.String() }), body: PasswordForm, response: passwordResponses },
+      },
+      async (request, reply) => {
+        const { prefix, slug } = request.params;
+        if (isReservedPath(prefix)) return reply.callNotFound();
+        reply.header('cache-control', REDIRECT_CACHE_CONTROL);
+        const stored = !prefix.includes('\u0000') && !slug.includes('\u0000');
+        return submit(request, reply, stored ? { namespace: prefix.toLowerCase(), slug } : null);
       },
     );
   };

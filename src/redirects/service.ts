@@ -2,12 +2,19 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { ClickRecorder } from '../clicks/recorder.js';
 import type { GeoIp } from '../clicks/geoip.js';
 import { software, visitorKind } from '../clicks/user-agent.js';
-import type { Platform } from '../web2app/app-links.js';
+import type { Platform } from '../web2app/app-targets.js';
 import type { Clock } from '../clock.js';
 import type { EventBus } from '../events/bus.js';
 import { toLink, type Link } from '../links/link.js';
-import type { LinkKey, LinksRepository } from '../links/repository.js';
+import type { LinkKey } from '../links/link-key.js';
+import type { LinksRepository } from '../links/repository.js';
 import { cacheKeysOf, LinkCache, type CachedLink } from './link-cache.js';
+import type { SocialPreview } from '../links/input.js';
+import { compileRouting, route, variantBucket, type Routed, type RoutingVisitor } from '../links/routing.js';
+import { verifyPassword } from '../sessions/passwords.js';
+import { isPreviewBot } from './link-pages.js';
+import type { LinkPasses } from './link-passes.js';
+
 
 /** Who is visiting, as far as the redirect needs to know. */
 export interface Visitor {
@@ -16,8 +23,14 @@ export interface Visitor {
   ip: string;
   userAgent: string;
   referer: string | undefined;
-  /** The request's query string (without `?`): a phone's app session keeps its parameters. */
+  /** The request's query string (without `?`): a phone's app session keeps its parameters; query rules read it. */
   query?: string;
+  /** The Accept-Language header, for language rules. */
+  acceptLanguage?: string;
+  /** The Cookie header, read only for a password-protected link (its pass, src/redirects/link-passes.ts). */
+  cookie?: string;
+  /** Set when this very request gave the link's right password. */
+  passed?: boolean;
 }
 
 /** Why a visit does not redirect: the page shown and its status are chosen by the adapter. */
@@ -33,7 +46,13 @@ export type RedirectOutcome =
   /** A capped link asked for by a request that does not count (HEAD, a bot): its destination is not shown. */
   | { kind: 'limited_use' }
   /** `url` is null for a capped link: its warning page does not show the destination either. */
-  | { kind: 'unsafe'; url: string | null; threats: string[] };
+  | { kind: 'unsafe'; url: string | null; threats: string[] }
+  /** A password-protected link without a pass: its form (`wrong` after a wrong password; `waitSeconds` past the guesses allowed). */
+  | { kind: 'password'; wrong: boolean; waitSeconds: number }
+  /** A link-preview bot visiting a link with a social preview: the preview's page. */
+  | { kind: 'social'; preview: SocialPreview }
+  /** An expired or used-up link with a fallback: a 302 there. */
+  | { kind: 'fallback'; url: string };
 
 /** Where the redirect learns which destinations were scanned unsafe (src/trust). */
 export interface UnsafeDestinations {
@@ -111,6 +130,10 @@ const cacheKey = (key: LinkKey): string => ('code' in key ? key.code : `${key.na
 
 const toCached = (link: Link, loadedAtMs: number, unsafe: string[] | null, clickIdFor: string | null): CachedLink => ({
   unsafe,
+  routing: compileRouting(link.rules, link.variants),
+  passwordHash: link.passwordHash,
+  fallback: link.expiredUrl === null ? null : { kind: 'fallback', url: link.expiredUrl },
+  social: link.socialPreview,
   appLinks: link.appLinks,
   clickIdFor,
   domain: link.domain,
@@ -128,6 +151,9 @@ const toCached = (link: Link, loadedAtMs: number, unsafe: string[] | null, click
   redirect: { kind: 'redirect', url: link.url },
   blockedCountries: link.blockedCountries.length > 0 ? new Set(link.blockedCountries) : null,
 });
+
+/** What a click records of where it went: the routed URL, for links with rules or variants only (byDestination). */
+const destinationOf = (link: CachedLink, routed: Routed): string | undefined => (link.routing === null ? undefined : routed.url);
 
 const summaryOf = ({ id, accountId, code, namespace, slug, url, domain }: CachedLink) => ({ id, accountId, code, namespace, slug, url, domain });
 
@@ -151,6 +177,7 @@ export class RedirectService {
     private readonly trust: UnsafeDestinations,
     private readonly targets: RedirectTargets,
     private readonly log: FastifyBaseLogger,
+    private readonly passes: LinkPasses,
   ) {
     bus.on('link.scanned', ({ link }) => this.invalidate(cacheKeysOf(link)));
     // Rare, and it moves many links back to the default host at once: start afresh.
@@ -184,12 +211,20 @@ export class RedirectService {
     const now = this.clock.now().getTime();
     const link = this.cache.get(cacheKey(key), now) ?? (await this.load(key, now));
     if (!link) return NOT_FOUND;
+    const outcome = await this.visitLink(key, link, visitor, customDomain, now);
+    // An ended link with a fallback sends its visitors there (the fast path's decision already does).
+    return link.fallback !== null && (outcome.kind === 'expired' || outcome.kind === 'limit_reached') ? link.fallback : outcome;
+  }
+
+  private async visitLink(key: LinkKey, link: CachedLink, visitor: Visitor, customDomain: string | null, now: number): Promise<RedirectOutcome> {
     const decided = this.decideFor(link, visitor, customDomain, now);
     if (decided !== undefined) {
       if (decided.journaled !== null) await decided.journaled;
       return decided.outcome;
     }
     const { count, agent } = classify(visitor);
+    // An ended link has nothing left to protect or block: its fallback or 410 comes first, as for an expired one.
+    if (link.exhausted) return { kind: 'limit_reached' };
     if (link.blockedCountries !== null) {
       const country = this.geo.lookup(visitor.ip)?.country;
       if (country && link.blockedCountries.has(country)) {
@@ -199,10 +234,16 @@ export class RedirectService {
         return { kind: 'geo_blocked' };
       }
     }
+    // A protected link shows nothing of where it leads, to bots and HEAD requests either, before the password.
+    if (link.passwordHash !== null && !visitor.passed && !this.passes.holds(visitor.cookie, link.id, link.passwordHash)) {
+      return { kind: 'password', wrong: false, waitSeconds: 0 };
+    }
     if (link.unsafe !== null) return { kind: 'unsafe', url: link.maxClicks === null ? link.url : null, threats: link.unsafe };
+    if (link.social !== null && !count && isPreviewBot(visitor.userAgent)) return { kind: 'social', preview: link.social };
     if (link.maxClicks === null) {
-      if (count || agent !== null) await this.clicks.record({ ...visitor, linkId: link.id, accountId: link.accountId, counted: false, agent });
-      return count ? this.destination(link, visitor) : link.redirect;
+      const routed = this.routed(link, visitor);
+      if (count || agent !== null) await this.clicks.record({ ...visitor, linkId: link.id, accountId: link.accountId, counted: false, agent, destination: destinationOf(link, routed) });
+      return count ? this.destination(link, visitor, routed) : { kind: 'redirect', url: routed.url };
     }
     return this.visitCapped(key, link, count, visitor);
   }
@@ -226,13 +267,21 @@ export class RedirectService {
   private decideFor(link: CachedLink, visitor: Visitor, customDomain: string | null, now: number): Decided | undefined {
     if (customDomain !== null && link.domain !== customDomain) return { outcome: NOT_FOUND, journaled: null };
     if (link.activeFromMs !== null && now < link.activeFromMs) return { outcome: SCHEDULED, journaled: null };
-    if (link.expiresAtMs !== null && now >= link.expiresAtMs) return { outcome: EXPIRED, journaled: null };
-    if (link.blockedCountries !== null || link.unsafe !== null || link.maxClicks !== null) return undefined;
+    if (link.expiresAtMs !== null && now >= link.expiresAtMs) return { outcome: link.fallback ?? EXPIRED, journaled: null };
+    if (link.blockedCountries !== null || link.unsafe !== null || link.maxClicks !== null || link.passwordHash !== null) return undefined;
     const { count, agent } = classify(visitor);
-    if (count && appTarget(link, visitor) !== undefined) return undefined;
-    const journaled = count || agent !== null ? this.clicks.record({ ...visitor, linkId: link.id, accountId: link.accountId, counted: false, agent }) : null;
+    if (link.social !== null && !count && isPreviewBot(visitor.userAgent)) return { outcome: { kind: 'social', preview: link.social }, journaled: null };
+    const routed = link.routing === null ? null : route(link.routing, link.url, this.routingVisitor(link, visitor));
+    // A rule or a variant decides where the visit goes; app targets are the default destination's.
+    if (count && (routed === null || routed.reason === 'destination') && appTarget(link, visitor) !== undefined) return undefined;
+    const journaled = count || agent !== null ? this.clicks.record({ ...visitor, linkId: link.id, accountId: link.accountId, counted: false, agent, destination: routed?.url }) : null;
     // A click id is minted for counted clicks of a CPA partner link; every other visit gets the link's own answer.
-    const outcome = count && link.clickIdFor !== null ? { kind: 'redirect' as const, url: withParam(link.url, 'snip_cid', this.targets.issueClickId(link.clickIdFor)) } : link.redirect;
+    const outcome =
+      count && link.clickIdFor !== null
+        ? { kind: 'redirect' as const, url: withParam(link.url, 'snip_cid', this.targets.issueClickId(link.clickIdFor)) }
+        : routed === null || routed.url === link.url
+          ? link.redirect
+          : { kind: 'redirect' as const, url: routed.url };
     return { outcome, journaled };
   }
 
@@ -240,7 +289,8 @@ export class RedirectService {
    * Where a counted visit goes: a phone to its app target (through a web2app session), a partner link of a CPA
    * program to the destination with a fresh click id; everyone else to the destination as it is.
    */
-  private async destination(link: CachedLink, visitor: Visitor): Promise<RedirectOutcome> {
+  private async destination(link: CachedLink, visitor: Visitor, routed: Routed): Promise<RedirectOutcome> {
+    if (routed.reason !== 'destination') return { kind: 'redirect', url: routed.url };
     const app = appTarget(link, visitor);
     if (app !== undefined) {
       try {
@@ -255,6 +305,42 @@ export class RedirectService {
     }
     if (link.clickIdFor !== null) return { kind: 'redirect', url: withParam(link.url, 'snip_cid', this.targets.issueClickId(link.clickIdFor)) };
     return { kind: 'redirect', url: link.url };
+  }
+
+  /** Where the link's rules and variants send this visitor (the destination when it has neither). */
+  private routed(link: CachedLink, visitor: Visitor): Routed {
+    return link.routing === null ? { url: link.url, reason: 'destination' } : route(link.routing, link.url, this.routingVisitor(link, visitor));
+  }
+
+  private routingVisitor(link: CachedLink, visitor: Visitor): RoutingVisitor {
+    return {
+      software: () => software(visitor.userAgent),
+      country: () => this.geo.lookup(visitor.ip)?.country ?? undefined,
+      acceptLanguage: visitor.acceptLanguage,
+      query: visitor.query ?? '',
+      address: visitor.ip,
+      bucket: () => variantBucket(link.id, visitor.ip, visitor.userAgent),
+    };
+  }
+
+  /**
+   * A password given on a protected link's form: the right one visits the link as this request (counted once) and
+   * answers the pass that lets the browser through for a while; a wrong one answers the form again, and past
+   * PASSWORD_ATTEMPTS wrong ones per address and link, the wait.
+   */
+  async submitPassword(key: LinkKey, visitor: Visitor, password: string, customDomain: string | null): Promise<{ outcome: RedirectOutcome; pass?: { name: string; value: string } }> {
+    const now = this.clock.now().getTime();
+    const link = this.cache.get(cacheKey(key), now) ?? (await this.load(key, now));
+    if (!link || link.passwordHash === null || (customDomain !== null && link.domain !== customDomain)) return { outcome: await this.visit(key, visitor, customDomain) };
+    const wait = this.passes.waitSeconds(visitor.ip, link.id, now);
+    if (wait > 0) return { outcome: { kind: 'password', wrong: true, waitSeconds: wait } };
+    if (!(await verifyPassword(password, link.passwordHash))) {
+      // The next guess past the bound is refused with the wait; this one is answered with the form again.
+      this.passes.failed(visitor.ip, link.id, now);
+      return { outcome: { kind: 'password', wrong: true, waitSeconds: 0 } };
+    }
+    const outcome = await this.visit(key, { ...visitor, passed: true }, customDomain);
+    return { outcome, pass: { name: this.passes.cookieName(link.id), value: this.passes.token(link.id, link.passwordHash) } };
   }
 
   private async visitCapped(key: LinkKey, link: CachedLink, count: boolean, visitor: Visitor): Promise<RedirectOutcome> {
@@ -277,12 +363,13 @@ export class RedirectService {
       link.exhausted = true;
       return { kind: 'limit_reached' };
     }
-    await this.clicks.record({ ...visitor, linkId: link.id, accountId: link.accountId, counted: true });
+    const routed = this.routed(link, visitor);
+    await this.clicks.record({ ...visitor, linkId: link.id, accountId: link.accountId, counted: true, destination: destinationOf(link, routed) });
     if (clicks >= link.maxClicks!) {
       link.exhausted = true;
       this.bus.emit('link.limit_reached', { link: summaryOf(link) });
     }
-    return this.destination(link, visitor);
+    return this.destination(link, visitor, routed);
   }
 
   private async announceGeoBlocked(link: CachedLink, country: string): Promise<void> {

@@ -1,9 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { Redis } from 'ioredis';
-import type { EventBus } from '../events/bus.js';
 import { describeRedisUrl, firstContact, RECONNECTING } from './redis.js';
-import { cacheKeysOf } from '../redirects/link-cache.js';
 
 /**
  * What one instance tells the others to drop: link cache keys (or every link), a custom domain (or every domain),
@@ -58,17 +56,11 @@ export class CacheSync {
     this.subscriber.on('ready', () => this.back());
   }
 
-  /** Subscribes, and publishes what this instance changes from now on (the events of `bus`). */
-  async start(bus: EventBus): Promise<void> {
-    bus.on('link.created', ({ link }) => this.publish({ links: cacheKeysOf(link) }));
-    bus.on('link.updated', ({ link, previous }) => this.publish({ links: [...cacheKeysOf(previous), ...cacheKeysOf(link)] }));
-    bus.on('link.deleted', ({ link }) => this.publish({ links: cacheKeysOf(link) }));
-    bus.on('link.scanned', ({ link }) => this.publish({ links: cacheKeysOf(link) }));
-    bus.on('domain.deleted', ({ hostname }) => this.publish({ links: 'all', domain: hostname }));
-    bus.on('domain.changed', ({ hostname }) => this.publish({ domain: hostname }));
-    bus.on('affiliate.program_updated', () => this.publish({ links: 'all' }));
-    bus.on('account.deleted', () => this.publish({ links: 'all', domain: 'all', webhooks: true }));
-    bus.on('webhooks.changed', () => this.publish({ webhooks: true }));
+  /**
+   * Subscribes. What this instance changes is published by whoever knows the changes (src/redirects/invalidations.ts
+   * turns the bus's events into `publish` calls), so this plumbing knows no feature.
+   */
+  async start(): Promise<void> {
     this.subscribe();
     // A short-lived process (the CLI) changes something right away: its announcement must not find no connection.
     await firstContact(this.publisher);

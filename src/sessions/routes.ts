@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { TIERS } from '../accounts/plans.js';
+import { TIERS } from '../plans.js';
 import { errors } from '../errors.js';
 import { errorResponses, Nullable, StringEnum } from '../schema/shapes.js';
 import { clearSessionCookie, sessionTokenOf, setSessionCookie } from './cookie.js';

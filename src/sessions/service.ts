@@ -1,6 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Account, AccountsService, Caller } from '../accounts/service.js';
-import { isTier } from '../accounts/plans.js';
+import type { Account, AccountsService } from '../accounts/service.js';
+import type { Caller } from '../caller.js';
+import { isTier } from '../plans.js';
 import type { Clock } from '../clock.js';
 import { errors } from '../errors.js';
 import type { AttemptLimits } from './attempt-limits.js';

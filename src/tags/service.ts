@@ -1,7 +1,8 @@
-import type { Caller } from '../accounts/service.js';
+import type { Caller } from '../caller.js';
 import type { Clock } from '../clock.js';
 import { errors } from '../errors.js';
-import type { LinkRow, LinksRepository } from '../links/repository.js';
+import type { LinkRow } from '../links/link-row.js';
+import type { LinksRepository } from '../links/repository.js';
 import { parseShortPath } from '../links/rules.js';
 import { tagErrors } from './errors.js';
 import type { TagsRepository } from './repository.js';

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Caller } from '../accounts/service.js';
-import type { Plans } from '../accounts/plans.js';
+import type { Caller } from '../caller.js';
+import type { Plans } from '../plans.js';
 import type { Clock } from '../clock.js';
 import { errors, type AppError } from '../errors.js';
 import type { Charge, CounterStore } from './counters.js';

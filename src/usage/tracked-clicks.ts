@@ -1,4 +1,4 @@
-import type { PlanLimits } from '../accounts/plans.js';
+import type { PlanLimits } from '../plans.js';
 
 export const GRACE_DAYS = 7;
 const DAY_MS = 86_400_000;

@@ -1,4 +1,4 @@
-import type { PlanLimits } from '../accounts/plans.js';
+import type { PlanLimits } from '../plans.js';
 
 export type Period = 'minute' | 'hour' | 'day' | 'month';
 

@@ -1,4 +1,4 @@
-import type { Caller } from '../accounts/service.js';
+import type { Caller } from '../caller.js';
 import type { Clock } from '../clock.js';
 import { isUniqueViolation } from '../db/database.js';
 import { folderErrors } from '../folders/errors.js';

@@ -4,20 +4,7 @@ import { errors } from '../errors.js';
 import { Nullable } from '../schema/shapes.js';
 import { checkDestination, MAX_URL_LENGTH } from '../links/rules.js';
 import { named } from '../schema/names.js';
-
-export type Platform = 'ios' | 'android';
-export const PLATFORMS: readonly Platform[] = ['ios', 'android'];
-
-export interface AppTarget {
-  /** A universal or app link (https) or a custom-scheme URL (myapp://path, intent://…). */
-  deepLink: string;
-  /** The App Store or Play Store page: where a visitor without the app goes. */
-  storeUrl: string;
-  /** Android only: the application id, such as com.example.app. */
-  package?: string;
-}
-
-export type AppLinks = Partial<Record<Platform, AppTarget>>;
+import { PLATFORMS, type AppLinks, type AppTarget, type Platform } from './app-targets.js';
 
 /**
  * Schemes a deep link may never use: they run code or read local data in the browser that follows them, which is
@@ -88,8 +75,6 @@ export function checkAppLinks(raw: unknown, ownHostnames: ReadonlySet<string>): 
   if (Object.keys(links).length === 0) throw invalid('name at least one platform, ios or android; null removes the app targets');
   return links;
 }
-
-export const parseAppLinks = (stored: string | null): AppLinks | null => (stored === null ? null : (JSON.parse(stored) as AppLinks));
 
 const targetFields = {
   deepLink: Type.String({ description: 'Universal/app link (https) or custom-scheme URL (myapp://path); javascript:, data: and kin are refused' }),

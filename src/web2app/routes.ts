@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { bind, callerOf } from '../http/access.js';
 import { DateTime, errorResponses, StringEnum } from '../schema/shapes.js';
-import { PLATFORMS } from './app-links.js';
+import { PLATFORMS } from './app-targets.js';
 import { WEB2APP_OPERATIONS as ops } from './operations.js';
 import type { Web2appService } from './service.js';
 

@@ -1,8 +1,8 @@
-import type { Caller } from '../accounts/service.js';
+import type { Caller } from '../caller.js';
 import type { Clock } from '../clock.js';
 import { errors } from '../errors.js';
 import { randomBase62, secretHash as hashOf } from '../ids.js';
-import type { Platform } from './app-links.js';
+import type { Platform } from './app-targets.js';
 import { PeriodicSweep, type SweepFailures } from '../runtime/periodic-sweep.js';
 import type { Web2appRepository, Web2appSessionRow } from './repository.js';
 

@@ -27,3 +27,11 @@ export function checkEvents(value: unknown): WebhookEvent[] {
   }
   return [...new Set(value as WebhookEvent[])].sort();
 }
+
+// Registered with the bus, which knows no feature.
+declare module '../events/bus.js' {
+  interface DomainEvents {
+    /** A webhook was created, changed or deleted: who wants the redirect's events may have changed. */
+    'webhooks.changed': Record<string, never>;
+  }
+}

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.js';
 import type { Database, OutboxEventsTable } from '../db/schema.js';
-import type { LinkSummary } from '../events/bus.js';
+import type { LinkSummary } from '../links/events.js';
 import type { EventOutbox, OutboxEventName, OutboxItem } from '../events/outbox.js';
 import { newId } from '../ids.js';
 import { toLink } from '../links/link.js';

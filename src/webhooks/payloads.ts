@@ -1,4 +1,5 @@
-import type { DomainEvents, LinkSummary } from '../events/bus.js';
+import type { LinkSummary } from '../links/events.js';
+import type { DomainEvents } from '../events/bus.js';
 import { fullPathOf, type Link } from '../links/link.js';
 import type { WebhookEvent } from './events.js';
 

@@ -1,5 +1,5 @@
-import type { Plans } from '../accounts/plans.js';
-import type { Caller } from '../accounts/service.js';
+import type { Plans } from '../plans.js';
+import type { Caller } from '../caller.js';
 import type { Clock } from '../clock.js';
 import { errors, requireChange } from '../errors.js';
 import { newId } from '../ids.js';

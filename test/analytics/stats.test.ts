@@ -88,7 +88,7 @@ describe(`LinkStats: GET /api/v1/links/{shortPath}/stats (${dialectName})`, () =
   const free = t.user('free');
   const { createLink, visit, get, ok, linkStatsUrl, details } = client(t);
 
-  it('answers exactly {shortCode, fullPath, totalClicks, clicks} with ClickRecords, newest first', async () => {
+  it('answers exactly {shortCode, fullPath, totalClicks, clicks, byDestination} with ClickRecords, newest first', async () => {
     const link = await createLink(pro);
     await visit(link.shortCode, { ip: '81.2.69.142', ua: UA.iphone, referer: 'https://news.example.com/a' });
     await visit(link.shortCode, { ip: '8.8.8.8', ua: UA.chrome });
@@ -101,6 +101,8 @@ describe(`LinkStats: GET /api/v1/links/{shortPath}/stats (${dialectName})`, () =
         { timestamp: expect.any(String), city: expect.any(String), region: expect.any(String), country: 'US', browser: 'Chrome', os: 'Windows', device: 'desktop', referrer: null },
         { timestamp: expect.any(String), city: 'London', region: 'England', country: 'GB', browser: 'Mobile Safari', os: 'iOS', device: 'mobile', referrer: 'news.example.com' },
       ],
+      // A link without rules or variants: every click went to its destination.
+      byDestination: [{ url: link.long, clicks: 2 }],
     });
     for (const click of body.clicks) {
       expect(Object.keys(click).sort()).toEqual(CLICK_RECORD_KEYS);
@@ -111,7 +113,7 @@ describe(`LinkStats: GET /api/v1/links/{shortPath}/stats (${dialectName})`, () =
 
   it('a link without clicks has totalClicks 0 and no records', async () => {
     const link = await createLink(pro);
-    expect(await ok<LinkStats>(pro, linkStatsUrl(link.shortCode))).toEqual({ shortCode: link.shortCode, fullPath: null, totalClicks: 0, clicks: [] });
+    expect(await ok<LinkStats>(pro, linkStatsUrl(link.shortCode))).toEqual({ shortCode: link.shortCode, fullPath: null, totalClicks: 0, clicks: [], byDestination: [] });
   });
 
   it('keeps the last 100 clicks: 105 visits give totalClicks 105 and the 100 newest records, newest first', async () => {

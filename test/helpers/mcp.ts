@@ -15,6 +15,8 @@ import type { TestApp, TestUser } from './app.js';
 export const EXPECTED_TOOLS = [
   // Links
   'shorten_url', 'list_links', 'get_link', 'update_link', 'delete_link', 'bulk_shorten', 'get_recent_clicks',
+  // Routing (issue 30): not in spec 4.3, Snip's own
+  'resolve_link',
   // Analytics
   'get_link_stats', 'get_aggregate_stats', 'get_usage',
   // QR

@@ -218,7 +218,9 @@ describe(`compression over HTTP (${dialectName})`, () => {
       // `/{code}` and, under it, `/{prefix}/{slug}`, with their HEAD routes.
       const shortLinks = subtree(/── :code\b/);
       expect(shortLinks).toMatch(/\/:slug \(GET\)/);
-      expect(shortLinks).not.toMatch(/leavePlain|refuseEncodedBody/);
+      // No answer of theirs is compressed; only the password form's POST reads a body, and refuses an encoded one.
+      expect(shortLinks).not.toMatch(/leavePlain/);
+      expect(shortLinks.match(/refuseEncodedBody/g)?.length ?? 0).toBeLessThanOrEqual(2);
       // The same listing names them on a compressing route, so their absence above means something.
       expect(subtree(/── openapi\.yaml \(GET\)/)).toContain('leavePlain');
     });

@@ -94,9 +94,11 @@ describe(`405 for a method a path does not serve (${dialectName})`, () => {
     }
   });
 
-  it('a short link path serves GET and HEAD: POST /{code} and /{prefix}/{slug} are 405', async () => {
+  it('a short link path serves GET, HEAD and POST (a protected link\'s password form): PUT and DELETE are 405', async () => {
     for (const url of ['/abcdef', `/${pro.namespace}/some-slug`, '/abcdef+']) {
-      for (const method of ['POST', 'PUT', 'DELETE'] as const) expectRestRefusal(await send(method, url), method, ['GET', 'HEAD']);
+      for (const method of ['PUT', 'DELETE'] as const) expectRestRefusal(await send(method, url), method, ['GET', 'HEAD', 'POST']);
+      // The form of an unknown link: the 404 page of any unknown link.
+      expect((await send('POST', url)).statusCode).toBe(404);
     }
   });
 

@@ -6,8 +6,8 @@ import {
 } from '../helpers/links.js';
 
 const DETAIL_KEYS = [
-  'appLinks', 'blockedCountries', 'clicks', 'clientName', 'created', 'domain', 'expiresAt', 'folderId', 'fullPath', 'id', 'isCustom', 'long', 'maxClicks', 'namespace',
-  'shortCode', 'shortUrl', 'source', 'tags',
+  'appLinks', 'blockedCountries', 'clicks', 'clientName', 'created', 'domain', 'expiredUrl', 'expiresAt', 'folderId', 'fullPath', 'id', 'isCustom', 'long', 'maxClicks', 'namespace',
+  'passwordProtected', 'rules', 'shortCode', 'shortUrl', 'socialPreview', 'source', 'tags', 'variants',
 ];
 
 /** Description A's link routes on one test app. */
@@ -35,6 +35,11 @@ describe(`Description A links (${dialectName})`, () => {
       source: 'api',
       clientName: null,
       appLinks: null,
+      rules: null,
+      variants: null,
+      passwordProtected: false,
+      expiredUrl: null,
+      socialPreview: null,
     });
     expect(Number.isNaN(Date.parse(body.created))).toBe(false);
   });
@@ -117,6 +122,11 @@ describe(`Description A: listing links (${dialectName})`, () => {
       source: 'api',
       clientName: null,
       appLinks: null,
+      rules: null,
+      variants: null,
+      passwordProtected: false,
+      expiredUrl: null,
+      socialPreview: null,
     });
   });
 
@@ -220,6 +230,11 @@ describe(`Description A: link details (${dialectName})`, () => {
       source: 'api',
       clientName: null,
       appLinks: null,
+      rules: null,
+      variants: null,
+      passwordProtected: false,
+      expiredUrl: null,
+      socialPreview: null,
     });
     expect(body.id.length).toBeGreaterThan(0);
   });
@@ -248,6 +263,11 @@ describe(`Description A: link details (${dialectName})`, () => {
       source: 'api',
       clientName: null,
       appLinks: null,
+      rules: null,
+      variants: null,
+      passwordProtected: false,
+      expiredUrl: null,
+      socialPreview: null,
     };
     expect(res.json()).toEqual(expected);
     const byCode = await api.get(owner, created.shortCode);
@@ -375,6 +395,11 @@ describe(`Description A: updating links (${dialectName})`, () => {
       source: 'api',
       clientName: null,
       appLinks: null,
+      rules: null,
+      variants: null,
+      passwordProtected: false,
+      expiredUrl: null,
+      socialPreview: null,
     });
     expect((await api.get(owner, link.shortCode)).json<LinkA>().long).toBe('https://example.com/new');
     expect((await api.visit(link.shortCode)).headers.location).toBe('https://example.com/new');

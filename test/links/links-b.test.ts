@@ -12,8 +12,8 @@ interface CreateShortResult {
 }
 
 const LINK_B_KEYS = [
-  'activeFrom', 'appLinks', 'blockedCountries', 'clicks', 'clientName', 'created', 'domain', 'expiresAt', 'folderId', 'fullPath', 'id', 'isCustom', 'long', 'maxClicks',
-  'namespace', 'shortCode', 'shortUrl', 'source', 'tags', 'updated', 'url',
+  'activeFrom', 'appLinks', 'blockedCountries', 'clicks', 'clientName', 'created', 'domain', 'expiredUrl', 'expiresAt', 'folderId', 'fullPath', 'id', 'isCustom', 'long', 'maxClicks',
+  'namespace', 'passwordProtected', 'rules', 'shortCode', 'shortUrl', 'socialPreview', 'source', 'tags', 'updated', 'url', 'variants',
 ];
 
 const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
@@ -150,6 +150,11 @@ describe(`Description B: POST /api/links (${dialectName})`, () => {
       source: 'api',
       clientName: null,
       appLinks: null,
+      rules: null,
+      variants: null,
+      passwordProtected: false,
+      expiredUrl: null,
+      socialPreview: null,
     });
     expect(Number.isNaN(Date.parse(body.created))).toBe(false);
     expect((await api.visit(body.shortCode)).headers.location).toBe('https://example.com/b-plain');
@@ -190,6 +195,11 @@ describe(`Description B: POST /api/links (${dialectName})`, () => {
       source: 'api',
       clientName: null,
       appLinks: null,
+      rules: null,
+      variants: null,
+      passwordProtected: false,
+      expiredUrl: null,
+      socialPreview: null,
     });
     // Not active yet: neither path redirects until activeFrom.
     expect((await api.visit(fullPath)).statusCode).toBe(404);

@@ -1218,6 +1218,7 @@ describe(`MCP tier rules (${dialectName})`, () => {
     get_link: { shortPath: 'abcdef' },
     update_link: { shortPath: 'abcdef', url: 'https://example.com/x' },
     delete_link: { shortPath: 'abcdef' },
+    resolve_link: { shortPath: 'abcdef' },
     bulk_shorten: { links: [{ url: 'https://example.com/tiers-bulk' }] },
     get_recent_clicks: { shortPath: 'abcdef' },
     get_link_stats: { shortPath: 'abcdef' },

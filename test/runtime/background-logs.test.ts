@@ -11,7 +11,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Caller } from '../../src/accounts/service.js';
+import type { Caller } from '../../src/caller.js';
 import { loadConfig } from '../../src/config.js';
 import { createCore, type Core } from '../../src/core.js';
 import { SafeBrowsingClient } from '../../src/trust/safe-browsing.js';

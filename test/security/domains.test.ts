@@ -142,6 +142,9 @@ describe(`domain squatting: a pending claim never blocks another account (${dial
       const [ca, cb] = [await api.add(a, domain), await api.add(b, domain)];
       // Both have published their records: both DNS checks pass, only the database can pick the winner.
       dns.set(`_snip-verify.${domain}`, [ca.txtRecord.value, cb.txtRecord.value]);
+      // A late answer holds both verifies after they read their claims, so they meet in the database. Without it, on
+      // PostgreSQL under load one verify could finish before the other began, which then rightly answers 404.
+      dns.delay(`_snip-verify.${domain}`, 300);
       const [ra, rb] = await Promise.all([api.verify(a, domain), api.verify(b, domain)]);
       const codes = [ra.statusCode, rb.statusCode];
       expect(codes.sort(), `${ra.body} ${rb.body}`).toEqual([200, 409]);

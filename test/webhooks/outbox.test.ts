@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/schema.js';
 import { toLink } from '../../src/links/link.js';
-import type { LinkRow } from '../../src/links/repository.js';
+import type { LinkRow } from '../../src/links/link-row.js';
 import { dialectName, sharedDatabase, startApp, useTestApp, type TestApp, type TestUser } from '../helpers/app.js';
 import { startReceiver, waitFor, type Receiver } from '../helpers/receiver.js';
 import type { CreatedWebhook } from '../helpers/webhook-shapes.js';

@@ -13,6 +13,7 @@ import { sessions } from './0011-sessions.js';
 import { affiliateAgentsWeb2app } from './0012-affiliate-agents-web2app.js';
 import { oauth } from './0013-oauth.js';
 import { affiliatePaidClicks } from './0014-affiliate-paid-clicks.js';
+import { linkRouting } from './0015-link-routing.js';
 
 /** One ordered migration set for SQLite and PostgreSQL alike; names sort in the order they apply. */
 export const migrations: Record<string, Migration> = {
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '0012-affiliate-agents-web2app': affiliateAgentsWeb2app,
   '0013-oauth': oauth,
   '0014-affiliate-paid-clicks': affiliatePaidClicks,
+  '0015-link-routing': linkRouting,
 };

@@ -6,6 +6,7 @@ import { SuccessMessage } from '../../schema/shapes.js';
 import { renamed } from '../../schema/rename.js';
 import { itemReader } from '../../links/drafts.js';
 import { LinkChanges, LinkInput } from '../../links/input.js';
+import { ResolveQuery, Resolved } from '../../links/resolve.js';
 import { LinkStats } from '../../analytics/schemas.js';
 import { CreatedLinkA, LinkDetailsA, PaginationOut } from '../../links/schemas.js';
 
@@ -84,6 +85,16 @@ export const linkTools = [
     run: async ({ shortPath, ...input }, { core, caller }) => core.present.detailsA(await core.links.update(caller, shortPath, input)),
   }),
   tool({
+    name: 'resolve_link',
+    title: 'Where would a visitor go',
+    scope: 'links:read',
+    description: "Where a visitor of one of your links would be sent, given its user agent, country, language, query string and address: by the link's country block, password, rules and A/B split. Counts nothing; use it to test rules before they go live.",
+    operation: ops.resolve,
+    input: { shortPath: args.shortPath, ...ResolveQuery.properties },
+    output: Resolved,
+    run: async ({ shortPath, ...visitor }, { core, caller }) => core.links.resolve(caller, shortPath, visitor),
+  }),
+  tool({
     name: 'delete_link',
     title: 'Delete a link',
     scope: 'links:write',
@@ -129,9 +140,8 @@ export const linkTools = [
     // REST A's link statistics (GET /api/v1/links/{shortPath}/stats), the clicks cut to the limit.
     output: LinkStats,
     run: async ({ shortPath, limit }, { core, caller }) => {
-      const link = await core.analytics.ownedLink(caller, shortPath);
-      const { totalClicks, clicks } = await core.analytics.recentClicks(link);
-      return { shortCode: link.code, fullPath: core.present.fullPath(link), totalClicks, clicks: clicks.slice(0, limit ?? 20) };
+      const stats = await core.analytics.linkStats(caller, shortPath);
+      return { ...stats, clicks: stats.clicks.slice(0, limit ?? 20) };
     },
   }),
 ];

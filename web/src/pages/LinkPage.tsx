@@ -13,6 +13,7 @@ import { RecentClicks } from '../link-page/RecentClicks';
 import { countryName, dailyPoints, hourlyPoints } from '../link-page/series';
 import { TrustPanel } from '../link-page/TrustPanel';
 import { useProfile } from '../profile';
+import { RoutingSection } from '../routing/RoutingSection';
 
 function Stat({ label, value }: { label: string; value: number | undefined }) {
   return (
@@ -142,6 +143,8 @@ export function LinkPage() {
           <QrPanel shortPath={shortPath} />
           <TrustPanel shortPath={shortPath} shortUrl={data.url} />
         </SimpleGrid>
+
+        <RoutingSection link={data} shortPath={shortPath} />
       </Stack>
     </>
   );

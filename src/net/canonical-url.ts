@@ -1,4 +1,4 @@
-import { normalHostname } from '../net/hostname.js';
+import { normalHostname } from './hostname.js';
 
 /** Decodes %XX escapes until none is left (`%2573` is `%73` is `s`), at most a few rounds. */
 function unescapeFully(text: string): string {
