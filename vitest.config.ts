@@ -1,18 +1,57 @@
 import os from 'node:os';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
+/**
+ * The options of the suites that start the app, its databases or the shipped server (medium and e2e). A project does
+ * not inherit the root's test options, and the unit tier wants none of these (no build, no shared workers), so they
+ * are written once here and given to the two tiers that need them.
+ */
+const appSuites = {
+  globalSetup: ['test/global-setup.ts'],
+  testTimeout: 120_000, // a safety net for a hang, not a speed target: a process test on a loaded 2-core CI machine can take a minute
+  hookTimeout: 120_000,
+  pool: 'forks' as const,
+  // A worker keeps the modules it loaded from one test file to the next: every file builds its own apps and
+  // databases, and loading the app's module graph afresh for each of 64 files took over two minutes of the run.
+  isolate: false,
+};
+
+/**
+ * Three tiers, chosen by where a file lives (`--project <name>`; a file named on the command line runs in the tier
+ * that includes it):
+ * - unit: pure rules (test/unit), no database, no app, no build; default isolation, so they cannot lean on each other.
+ * - medium: everything else but the browser tests, through real HTTP and a real database (SQLite, or PostgreSQL with
+ *   SNIP_TEST_DATABASE_URL); CI runs this whole tier again on PostgreSQL, so a new storage-facing file is covered there
+ *   without being listed anywhere.
+ * - e2e: the dashboard in a real browser against the shipped server (test/e2e).
+ */
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    globalSetup: ['test/global-setup.ts'],
-    testTimeout: 120_000, // a safety net for a hang, not a speed target: a process test on a loaded 2-core CI machine can take a minute
-    hookTimeout: 120_000,
-    pool: 'forks',
-    // A worker keeps the modules it loaded from one test file to the next: every file builds its own apps and
-    // databases, and loading the app's module graph afresh for each of 64 files took over two minutes of the run.
-    isolate: false,
     // At least two files at once, even on two CPUs: the slowest suites (CLI, start-up, crash recovery) mostly wait
-    // for the processes they spawn, so a second file runs in that time.
+    // for the processes they spawn, so a second file runs in that time. A run-wide setting: projects cannot set it.
     maxWorkers: Math.max(2, os.availableParallelism() - 1),
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['test/unit/**/*.test.ts'],
+        },
+      },
+      {
+        test: {
+          name: 'medium',
+          include: ['test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, 'test/unit/**', 'test/e2e/**'],
+          ...appSuites,
+        },
+      },
+      {
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          ...appSuites,
+        },
+      },
+    ],
   },
 });
