@@ -1,4 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { SocialPreview } from '../links/input.js';
+import { Rules, Variants } from '../links/routing.js';
 import { Type, type TSchema } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
 import { BreakdownFields } from '../analytics/schemas.js';
@@ -32,6 +34,12 @@ const ExportedLink = Type.Object({
   folderId: Nullable(Type.String()),
   blockedCountries: Type.Array(Type.String(), { description: 'In CSV: one cell, comma-separated' }),
   domain: Nullable(Type.String()),
+  // JSON only, and only where the link has them: links import reads them back.
+  rules: Type.Optional(Rules),
+  variants: Type.Optional(Variants),
+  expiredUrl: Type.Optional(Type.String({ format: 'uri' })),
+  socialPreview: Type.Optional(SocialPreview),
+  passwordProtected: Type.Optional(Type.Literal(true, { description: 'The link has a password (never exported)' })),
 });
 const LinksExport = Type.Object({ links: Type.Array(ExportedLink, { description: 'Newest first' }) });
 const StatsExport = Type.Object({

@@ -1,4 +1,6 @@
 import type { Caller } from '../caller.js';
+import type { SocialPreview } from '../links/input.js';
+import type { Rule, Variant } from '../links/routing.js';
 import { PERIODS, type AnalyticsService, type Breakdowns, type Period } from '../analytics/service.js';
 import type { Clock } from '../clock.js';
 import { errors } from '../errors.js';
@@ -53,6 +55,15 @@ export interface ExportedLink {
   folderId: string | null;
   blockedCountries: string[];
   domain: string | null;
+  /**
+   * The link's routing, in JSON files only and only where the link has it (a CSV cell holds no object): `links import`
+   * reads them back. A password cannot leave Snip (it is stored hashed); `passwordProtected` says one was set.
+   */
+  rules?: Rule[];
+  variants?: Variant[];
+  expiredUrl?: string;
+  socialPreview?: SocialPreview;
+  passwordProtected?: true;
 }
 
 export const LINK_COLUMNS = [
@@ -142,6 +153,11 @@ export class ExportsService {
       folderId: link.folderId,
       blockedCountries: link.blockedCountries,
       domain: link.domain,
+      ...(link.rules === null ? {} : { rules: link.rules }),
+      ...(link.variants === null ? {} : { variants: link.variants }),
+      ...(link.expiredUrl === null ? {} : { expiredUrl: link.expiredUrl }),
+      ...(link.socialPreview === null ? {} : { socialPreview: link.socialPreview }),
+      ...(link.passwordHash === null ? {} : { passwordProtected: true as const }),
     };
   }
 

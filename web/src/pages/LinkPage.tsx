@@ -10,6 +10,7 @@ import { Breakdown } from '../link-page/Breakdown';
 import { ClicksChart } from '../link-page/ClicksChart';
 import { QrPanel } from '../link-page/QrPanel';
 import { RecentClicks } from '../link-page/RecentClicks';
+import { DestinationClicks } from '../link-page/DestinationClicks';
 import { countryName, dailyPoints, hourlyPoints } from '../link-page/series';
 import { TrustPanel } from '../link-page/TrustPanel';
 import { useProfile } from '../profile';
@@ -136,6 +137,8 @@ export function LinkPage() {
             <Breakdown title="Hours of the day (UTC)" counts={a.hourBreakdown} nameOf={(h) => `${h.padStart(2, '0')}:00`} limit={24} />
           </SimpleGrid>
         ) : null}
+
+        {stats.data && link.data ? <DestinationClicks stats={stats.data} link={link.data} /> : null}
 
         {stats.isError ? <ErrorNotice error={stats.error} title="Recent clicks unavailable" /> : stats.data ? <RecentClicks clicks={stats.data.clicks} /> : null}
 

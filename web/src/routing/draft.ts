@@ -11,7 +11,8 @@ export type Changes = Body<'/api/links/{shortPath}', 'patch'>;
 export type Rule = NonNullable<Link['rules']>[number];
 export type Condition = Rule['conditions'][number];
 export type ConditionType = Condition['type'];
-export type Device = Extract<Condition, { type: 'device' }>['value'];
+/** The devices a device condition names (the server's DEVICES, src/links/routing.ts, which checks them). */
+export type Device = 'ios' | 'android' | 'mobile' | 'desktop' | 'windows' | 'macos' | 'linux' | 'chromeos';
 export type Variant = NonNullable<Link['variants']>[number];
 
 export const DEVICES: readonly Device[] = ['ios', 'android', 'mobile', 'desktop', 'windows', 'macos', 'linux', 'chromeos'];
@@ -70,7 +71,7 @@ export function draftOf(link: RoutingFields): RoutingDraft {
     rules: (link.rules ?? []).map((rule) => ({
       id: nextId(),
       url: rule.url,
-      conditions: rule.conditions.map((c) => ({ id: nextId(), type: c.type, value: c.value ?? '', key: c.type === 'query' ? c.key : '' })),
+      conditions: rule.conditions.map((c) => ({ id: nextId(), type: c.type, value: c.value ?? '', key: c.key ?? '' })),
     })),
     variants: (link.variants ?? []).map((v) => ({ id: nextId(), url: v.url, weight: v.weight })),
     password: { kind: 'keep' },
