@@ -6422,6 +6422,53 @@ export interface operations {
                             /** @description In CSV: one cell, comma-separated */
                             blockedCountries: string[];
                             domain: string | null;
+                            /** @description Ordered redirect rules: the first whose conditions all match sends the visitor to its url */
+                            rules?: {
+                                /** @description All must match */
+                                conditions: {
+                                    /**
+                                     * @description device, country, language, query or address
+                                     * @enum {string}
+                                     */
+                                    type: "device" | "country" | "language" | "query" | "address";
+                                    /** @description device: ios, android, mobile, desktop, windows, macos, linux or chromeos; country: ISO 3166-1 alpha-2 (from the visitor’s address); language: a tag such as fr (matches fr and fr-CA in Accept-Language); query: the parameter’s value (absent: any value); address: an IPv4 or IPv6 address or CIDR range */
+                                    value?: string;
+                                    /** @description query only: the query parameter of the short URL */
+                                    key?: string;
+                                }[];
+                                /**
+                                 * Format: uri
+                                 * @description Where the visit goes: an absolute http or https URL
+                                 */
+                                url: string;
+                            }[];
+                            /** @description An A/B split of the default destination: weights add up to 100; a visitor keeps its variant */
+                            variants?: {
+                                /**
+                                 * Format: uri
+                                 * @description Where the visit goes: an absolute http or https URL
+                                 */
+                                url: string;
+                                /** @description Percent of visitors */
+                                weight: number;
+                            }[];
+                            /** Format: uri */
+                            expiredUrl?: string;
+                            /** @description Open Graph and Twitter card tags for link-preview bots; people are redirected as usual */
+                            socialPreview?: {
+                                title?: string;
+                                description?: string;
+                                /**
+                                 * Format: uri
+                                 * @description An absolute http or https URL of the preview image
+                                 */
+                                image?: string;
+                            };
+                            /**
+                             * @description The link has a password (never exported)
+                             * @enum {boolean}
+                             */
+                            passwordProtected?: true;
                         }[];
                     };
                 };
@@ -6550,6 +6597,53 @@ export interface operations {
                             /** @description In CSV: one cell, comma-separated */
                             blockedCountries: string[];
                             domain: string | null;
+                            /** @description Ordered redirect rules: the first whose conditions all match sends the visitor to its url */
+                            rules?: {
+                                /** @description All must match */
+                                conditions: {
+                                    /**
+                                     * @description device, country, language, query or address
+                                     * @enum {string}
+                                     */
+                                    type: "device" | "country" | "language" | "query" | "address";
+                                    /** @description device: ios, android, mobile, desktop, windows, macos, linux or chromeos; country: ISO 3166-1 alpha-2 (from the visitor’s address); language: a tag such as fr (matches fr and fr-CA in Accept-Language); query: the parameter’s value (absent: any value); address: an IPv4 or IPv6 address or CIDR range */
+                                    value?: string;
+                                    /** @description query only: the query parameter of the short URL */
+                                    key?: string;
+                                }[];
+                                /**
+                                 * Format: uri
+                                 * @description Where the visit goes: an absolute http or https URL
+                                 */
+                                url: string;
+                            }[];
+                            /** @description An A/B split of the default destination: weights add up to 100; a visitor keeps its variant */
+                            variants?: {
+                                /**
+                                 * Format: uri
+                                 * @description Where the visit goes: an absolute http or https URL
+                                 */
+                                url: string;
+                                /** @description Percent of visitors */
+                                weight: number;
+                            }[];
+                            /** Format: uri */
+                            expiredUrl?: string;
+                            /** @description Open Graph and Twitter card tags for link-preview bots; people are redirected as usual */
+                            socialPreview?: {
+                                title?: string;
+                                description?: string;
+                                /**
+                                 * Format: uri
+                                 * @description An absolute http or https URL of the preview image
+                                 */
+                                image?: string;
+                            };
+                            /**
+                             * @description The link has a password (never exported)
+                             * @enum {boolean}
+                             */
+                            passwordProtected?: true;
                         }[];
                     };
                 };
