@@ -151,6 +151,31 @@ describe.skipIf(!hasChromium)('the routing editor in Chromium', () => {
     await page.context().close();
   });
 
+  it('shows the A/B test side by side: counted clicks per destination reached', { timeout: 120_000 }, async () => {
+    // Twenty browsers (distinct user agents from one address) follow the link; the split sends them to a or b.
+    const reached = new Map<string, number>();
+    for (let i = 0; i < 20; i++) {
+      const userAgent = `Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/1${String(i).padStart(2, '0')}.0.0.0 Safari/537.36`;
+      const res = await fetch(`${base()}/${code}`, { redirect: 'manual', headers: { 'user-agent': userAgent } });
+      expect(res.status).toBe(302);
+      const to = res.headers.get('location')!;
+      reached.set(to, (reached.get(to) ?? 0) + 1);
+    }
+    expect([...reached.keys()].sort()).toEqual(['https://example.com/a', 'https://example.com/b']);
+    const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+    await signIn(page, base(), email, password);
+    await page.goto(`${base()}/app/links/${code}`);
+    await expectOneH1(page, code);
+    const table = page.getByRole('table', { name: 'Clicks by destination' });
+    await table.waitFor();
+    for (const [url, name] of [['https://example.com/a', 'Variant A (50%)'], ['https://example.com/b', 'Variant B (50%)']] as const) {
+      const row = table.getByRole('row').filter({ hasText: url });
+      await row.getByText(name).waitFor();
+      await row.getByText(new RegExp(`^${reached.get(url)} \\(`)).waitFor();
+    }
+    await page.context().close();
+  });
+
   it('names every control and fits a 390 px phone', { timeout: 120_000 }, async () => {
     const page = await (await browser.newContext(PHONE)).newPage();
     await signIn(page, base(), email, password);
