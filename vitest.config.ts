@@ -3,8 +3,8 @@ import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
  * The options of the suites that start the app, its databases or the shipped server (medium and e2e). A project does
- * not inherit the root's test options, and the unit tier wants none of these (no build, no shared workers), so they
- * are written once here and given to the two tiers that need them.
+ * not inherit the root's test options, and the unit tier wants none of these (no build, no modules kept between
+ * files), so they are written once here and given to the two tiers that need them.
  */
 const appSuites = {
   globalSetup: ['test/global-setup.ts'],
