@@ -9,7 +9,7 @@ import { checkInput } from '../schema/check.js';
 import { destinationOf, withBase64 } from './base64-destination.js';
 import { LinkInput, type SocialPreview } from './input.js';
 import { checkRules, checkVariants, type Rule, type Variant } from './routing.js';
-import { checkDestination, checkSchedule, normalisedCountries } from './rules.js';
+import { checkDestination, checkOtherDestination, checkSchedule, normalisedCountries } from './rules.js';
 
 /**
  * A new link as the services take it: the link input (src/links/input.ts) whose destination a surface may have
@@ -115,14 +115,8 @@ export function routingOf(
 }
 
 /** An expired link's fallback follows the destination rules; its refusal names the field. */
-function expiredUrlOf(url: string, ownHostnames: ReadonlySet<string>): string {
-  try {
-    return checkDestination(url, ownHostnames);
-  } catch (error) {
-    if (error instanceof AppError) throw new AppError('INVALID_EXPIRED_URL', `expiredUrl is not a destination: ${error.message}`);
-    throw error;
-  }
-}
+const expiredUrlOf = (url: string, ownHostnames: ReadonlySet<string>): string =>
+  checkOtherDestination(url, ownHostnames, (why) => new AppError('INVALID_EXPIRED_URL', `expiredUrl ${why}`));
 
 /** Description B's form of one bulk item (url or Base64 long): the schema every item, import row and dashboard row is held to. */
 export const LinkItem = withBase64(LinkInput, 'Destination as Base64, instead of url (Description B style)');

@@ -10,7 +10,7 @@ import { Rules, Variants } from './routing.js';
  * and its rule is written once in drafts.ts (create) and service.ts (change).
  */
 
-const Url = (description: string) => Type.String({ format: 'uri', description });
+export const Url = (description: string) => Type.String({ format: 'uri', description });
 
 /** What link-preview bots (Slack, X, Facebook, ...) are shown instead of the destination's own page. */
 export const SocialPreview = Type.Object(

@@ -3,7 +3,7 @@ import ipaddr from 'ipaddr.js';
 import { sourceOf } from '../net/address-source.js';
 import { AppError } from '../errors.js';
 import { StringEnum } from '../schema/shapes.js';
-import { checkDestination } from './rules.js';
+import { checkOtherDestination } from './rules.js';
 
 /**
  * Where a visit goes between the click and the destination: ordered rules (every condition of a rule must match; the
@@ -60,14 +60,8 @@ export const Variants = Type.Array(Variant, {
 /** Refuses a rule or variant by what the schema could not check, naming it as the caller wrote it. */
 const refuse = (field: 'rules' | 'variants', where: string, why: string) => new AppError(field === 'rules' ? 'INVALID_RULES' : 'INVALID_VARIANTS', `${field}${where} ${why}`);
 
-function checkedUrl(field: 'rules' | 'variants', where: string, url: string, ownHostnames: ReadonlySet<string>): string {
-  try {
-    return checkDestination(url, ownHostnames);
-  } catch (error) {
-    if (error instanceof AppError) throw refuse(field, `${where}.url`, `is not a destination: ${error.message}`);
-    throw error;
-  }
-}
+const checkedUrl = (field: 'rules' | 'variants', where: string, url: string, ownHostnames: ReadonlySet<string>): string =>
+  checkOtherDestination(url, ownHostnames, (why) => refuse(field, `${where}.url`, why));
 
 const LANGUAGE_TAG = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/;
 

@@ -1,4 +1,4 @@
-import { errors } from '../errors.js';
+import { AppError, errors } from '../errors.js';
 import { validationError } from '../schema/messages.js';
 import type { LinkKey } from './link-key.js';
 import { isOwnHost } from '../net/hostname.js';
@@ -26,6 +26,19 @@ export function checkDestination(raw: unknown, ownHostnames: ReadonlySet<string>
   // `SNIP.test.` or, on a loopback BASE_URL, `127.0.0.1` and `[::1]` name this service too: no loop gets past.
   if (isOwnHost(url.hostname, ownHostnames)) throw errors.invalidUrl('a short link cannot point at this service');
   return url.toString();
+}
+
+/**
+ * A URL a link sends some visitors to besides its destination (a rule's, a variant's, the expired fallback), held to
+ * the destination rules; a refusal says where it is, with that field's code (`refusal`).
+ */
+export function checkOtherDestination(url: string, ownHostnames: ReadonlySet<string>, refusal: (why: string) => AppError): string {
+  try {
+    return checkDestination(url, ownHostnames);
+  } catch (error) {
+    if (error instanceof AppError) throw refusal(`is not a destination: ${error.message}`);
+    throw error;
+  }
 }
 
 /** Blocked countries as stored: upper case, each once, sorted; an empty list blocks nobody and is stored as none. */

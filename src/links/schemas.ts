@@ -3,11 +3,10 @@ import { DateTime, Nullable, Pagination, StringEnum } from '../schema/shapes.js'
 import { named } from '../schema/names.js';
 import { AppLinksOutput } from '../web2app/app-links.js';
 import { withBase64 } from './base64-destination.js';
-import { LinkChanges, LinkInput, SocialPreview } from './input.js';
+import { LinkChanges, LinkInput, SocialPreview, Url } from './input.js';
 import { Rules, Variants } from './routing.js';
 import { LINK_SOURCES } from './link.js';
 
-const Url = (description: string) => Type.String({ format: 'uri', description });
 
 /** Where a link came from and its app targets, on every description's link. */
 const originFields = {
