@@ -2389,6 +2389,11 @@ export interface components {
                 /** @enum {string} */
                 tier: "free" | "pro" | "builder" | "enterprise";
                 namespace: string | null;
+                /**
+                 * @description `operator`: runs this server (no plan limits, the Admin area); `member`: every other account
+                 * @enum {string}
+                 */
+                role: "member" | "operator";
             };
             /** @description Send it as X-CSRF-Token with every state-changing request this session makes */
             csrfToken: string;

@@ -41,6 +41,31 @@ export const PlanLimitsSchema = Type.Object({
 export type PlanLimits = Static<typeof PlanLimitsSchema>;
 export type Plans = Record<Tier, PlanLimits>;
 
+/** What an operator's own account may do: no plan limits (issue 29), whatever its tier says. */
+export const OPERATOR_LIMITS: PlanLimits = {
+  apiAccess: true,
+  customSlugs: true,
+  appLinks: true,
+  requestsPerHour: null,
+  requestsPerMonth: null,
+  requestsPerMinute: null,
+  linksPerDay: null,
+  bulkRequestsPerHour: null,
+  trackedClicksPerMonth: null,
+  historyDays: 3650,
+  webhooks: null,
+  folders: null,
+  domains: null,
+  overageCentsPer1000: null,
+  overageCapCents: null,
+};
+
+/** The limits an account works under: its plan's, or none for an operator. Every limit check asks this. */
+export function limitsOf(plans: Plans, who: { tier: string; role?: string | null }): PlanLimits {
+  if (who.role === 'operator') return OPERATOR_LIMITS;
+  return plans[isTier(who.tier) ? who.tier : 'free'];
+}
+
 /** The plans of spec section 8 (the defaults an operator's PLANS_FILE may override). */
 export const DEFAULT_PLANS: Plans = {
   free: {

@@ -15,6 +15,8 @@ export const POLICIES = {
   customDomains: { minTier: 'pro', tierCode: 'TIER_UPGRADE_REQUIRED' },
   /** Description A's bulk creation (and the MCP bulk tool): Builder and above, charged as a bulk request. */
   bulkA: { minTier: 'builder', bulk: true },
+  /** The operator's admin area (accounts, sign-ups, invites, abuse, status, audit log): operators only, uncharged. */
+  operator: { minTier: 'any', operator: true },
   /** Description B's bulk creation: Pro and above, charged as a bulk request. */
   bulkB: { minTier: 'pro', bulk: true },
 } as const satisfies Record<string, Policy>;

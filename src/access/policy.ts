@@ -1,5 +1,5 @@
-import { tierAtLeast, tierLabel, type Plans, type Tier } from '../plans.js';
-import type { Caller } from '../caller.js';
+import { limitsOf, tierAtLeast, tierLabel, type Plans, type Tier } from '../plans.js';
+import { actsAsOperator, type Caller } from '../caller.js';
 import { AppError, errors } from '../errors.js';
 import { rateLimitHeaders, type LimitState, type UsageService } from '../usage/service.js';
 
@@ -22,6 +22,11 @@ export interface Policy {
    * Over MCP, where every call has a key, it is an `any` operation like the others.
    */
   public?: true;
+  /**
+   * One of the operator's admin operations: only an operator may call it, from the dashboard or with a key made with
+   * the admin scope; never over MCP or an OAuth grant (src/caller.ts `actsAsOperator`).
+   */
+  operator?: true;
 }
 
 export interface Admission {
@@ -33,9 +38,10 @@ export interface Admission {
 
 /** The 403 for a caller whose plan is below the policy's, or null when the plan suffices. */
 export function tierRefusal(plans: Plans, caller: Caller, policy: Policy): AppError | null {
-  if (policy.minTier === 'any') return null;
+  if (policy.operator) return actsAsOperator(caller) ? null : errors.operatorRequired();
+  if (policy.minTier === 'any' || caller.role === 'operator') return null;
   // API access is what a plan sells for keys; a signed-in browser (the dashboard) uses the same operations without it.
-  if (policy.minTier === 'api') return plans[caller.tier].apiAccess || caller.via === 'session' ? null : errors.tierRequired('Pro', policy.tierCode);
+  if (policy.minTier === 'api') return limitsOf(plans, caller).apiAccess || caller.via === 'session' ? null : errors.tierRequired('Pro', policy.tierCode);
   return tierAtLeast(caller.tier, policy.minTier) ? null : errors.tierRequired(tierLabel(policy.minTier), policy.tierCode);
 }
 

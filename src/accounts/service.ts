@@ -1,4 +1,4 @@
-import type { Caller } from '../caller.js';
+import { isRole, type Caller, type Role } from '../caller.js';
 import type { Clock } from '../clock.js';
 import type { EventBus } from '../events/bus.js';
 import { isUniqueViolation } from '../db/database.js';
@@ -15,6 +15,7 @@ export interface Account {
   email: string;
   tier: Tier;
   namespace: string | null;
+  role: Role;
   createdAt: string;
 }
 
@@ -68,6 +69,7 @@ const toAccount = (row: AccountRow): Account => ({
   email: row.email,
   tier: isTier(row.tier) ? row.tier : 'free',
   namespace: row.namespace,
+  role: isRole(row.role) ? row.role : 'member',
   createdAt: row.created_at,
 });
 
@@ -90,7 +92,7 @@ export class AccountsService {
     const createdAt = this.clock.now().toISOString();
     for (const namespace of namespaceCandidates(email)) {
       if (await this.repo.namespaceOwner(namespace)) continue;
-      const account: AccountRow = { id: newId('acct'), email, tier, namespace, created_at: createdAt, overage_limit_cents: null, password_hash: input.passwordHash ?? null };
+      const account: AccountRow = { id: newId('acct'), email, tier, namespace, created_at: createdAt, overage_limit_cents: null, password_hash: input.passwordHash ?? null, role: 'member', disabled_at: null, disabled_reason: null };
       const generated = generateApiKey();
       const key = this.keyRow(account.id, generated, createdAt);
       try {
@@ -277,6 +279,9 @@ export class AccountsService {
       created_at: createdAt,
       revoked_at: null,
       mcp_client_name: null,
+      name: null,
+      last_used_at: null,
+      scopes: null,
     };
   }
 }

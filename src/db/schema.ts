@@ -10,6 +10,11 @@ export interface AccountsTable {
   overage_limit_cents: number | null;
   /** scrypt hash of the dashboard password (src/sessions/passwords.ts); null: the account signs in with keys only. */
   password_hash: string | null;
+  /** `member` or `operator` (src/access/roles.ts); the first account of a database is the operator's. */
+  role: Generated<string>;
+  /** Set while an operator has disabled the account: its keys, sessions and OAuth grants are refused. */
+  disabled_at: Generated<string | null>;
+  disabled_reason: Generated<string | null>;
 }
 
 /** A signed-in browser; `id` is the SHA-256 of the cookie's token, so a copy of the table signs nobody in. */
@@ -28,6 +33,12 @@ export interface ApiKeysTable {
   created_at: string;
   revoked_at: string | null;
   mcp_client_name: Generated<string | null>;
+  /** What its owner called it (the dashboard's key list). */
+  name: Generated<string | null>;
+  /** Updated at most once a minute (src/accounts/service.ts). */
+  last_used_at: Generated<string | null>;
+  /** Space-separated extra scopes; `admin` lets an operator's key call the admin operations. */
+  scopes: Generated<string | null>;
 }
 
 export interface NamespacesTable {
@@ -70,6 +81,9 @@ export interface LinksTable {
   expired_url: Generated<string | null>;
   /** JSON of the link's social preview; null when none. */
   social_preview: Generated<string | null>;
+  /** Set when an operator disabled the link: visitors get a page saying so, and its owner cannot re-enable it. */
+  disabled_at: Generated<string | null>;
+  disabled_reason: Generated<string | null>;
 }
 
 export type DomainStatus = 'pending_txt' | 'verified' | 'active';
@@ -254,6 +268,41 @@ export interface OAuthRecordsTable {
   consumed_at: string | null;
 }
 
+export interface InvitesTable {
+  /** SHA-256 of the invite's token. */
+  id: string;
+  created_by: string;
+  /** The plan the account made with it gets. */
+  tier: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+  used_by: string | null;
+}
+
+export interface PasswordResetsTable {
+  /** SHA-256 of the reset link's token. */
+  id: string;
+  account_id: string;
+  created_by: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+export interface AuditLogTable {
+  id: string;
+  at: string;
+  /** The operator's account; null for the CLI. */
+  actor_id: string | null;
+  /** Who, as shown: the operator's email, or `cli`. */
+  actor: string;
+  action: string;
+  target: string | null;
+  /** JSON of what changed. */
+  detail: string | null;
+}
+
 export interface SettingsTable {
   key: string;
   value: string;
@@ -348,6 +397,9 @@ export interface Database {
   account_usage: AccountUsageTable;
   journal_checkpoints: JournalCheckpointsTable;
   settings: SettingsTable;
+  invites: InvitesTable;
+  password_resets: PasswordResetsTable;
+  audit_log: AuditLogTable;
   agent_clicks: AgentClicksTable;
   web2app_sessions: Web2appSessionsTable;
   affiliate_programs: AffiliateProgramsTable;

@@ -115,6 +115,12 @@ export const catalogue = {
   INVALID_FORMAT: { status: 400, message: (formats: readonly string[], field = 'format') => `${field} must be one of ${formats.join(', ')}` },
   INVALID_PERIOD: { status: 400, message: (periods: readonly string[]) => `period must be one of ${periods.join(', ')}` },
 
+  // 400 and 409: the operator's admin area
+  INVALID_INVITE: { status: 400, message: () => 'This invite link is unknown, used or expired: ask the operator for a new one' },
+  INVALID_RESET_TOKEN: { status: 400, message: () => 'This password reset link is unknown, used or expired: ask the operator for a new one' },
+  LAST_OPERATOR: { status: 409, message: () => 'This is the only operator: make another account an operator first' },
+  OWN_ACCOUNT: { status: 409, message: () => 'Operators cannot disable, delete or demote their own account; another operator can' },
+
   // 401
   API_KEY_REQUIRED: { status: 401, message: () => 'An API key is required: send Authorization: Bearer <key>' },
   INVALID_API_KEY: { status: 401, message: () => 'The API key is unknown or has been revoked' },
@@ -126,6 +132,13 @@ export const catalogue = {
   INSUFFICIENT_SCOPE: { status: 403, scope: 'mcp', message: (scope: string) => `This connection was not granted the "${scope}" scope: connect the application again and allow it` },
   CONNECTION_NOT_FOUND: { status: 404, message: () => 'No such connected application' },
   SIGNUP_CLOSED: { status: 403, message: () => 'Sign-up is closed on this server: ask its operator for an account' },
+  INVITE_REQUIRED: { status: 403, message: () => 'This server takes new accounts by invitation only: ask its operator for an invite link' },
+  ACCOUNT_DISABLED: { status: 403, message: () => "This account has been disabled by the server's operator" },
+  OPERATOR_REQUIRED: {
+    status: 403,
+    message: () => "Only the server's operator may do this (over an API key, one made with the admin scope)",
+  },
+  LINK_DISABLED: { status: 403, message: (reason: string) => `The server's operator disabled this link (${reason}); it cannot be changed or re-enabled` },
   ACCESS_DENIED: { status: 403, message: () => 'You are not authorized to access this link' },
   TIER_REQUIRED: { status: 403, message: (needed: string) => `This requires the ${needed} plan or higher; upgrade your plan to use it` },
   TIER_UPGRADE_REQUIRED: {

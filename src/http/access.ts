@@ -16,6 +16,8 @@ export type Access =
       minTier?: Tier | 'any';
       tierCode?: string;
       bulk?: boolean;
+      /** The operator's admin operations (src/access/policy.ts). */
+      operator?: true;
       /** False for an endpoint that carries calls of its own (MCP): each call is admitted and charged instead. */
       charged?: false;
       /**
@@ -67,17 +69,17 @@ export function callerOf(request: FastifyRequest): Caller {
  * (B's Base64 `long`); `operationId` names a route that offers the operation under another name (B's createShort).
  */
 export function bind(op: Operation, surface: 'A' | 'B', options: { errors?: readonly ErrorCode[]; operationId?: string } = {}) {
-  const { minTier, tierCode, bulk } = op.policy;
+  const { minTier, tierCode, bulk, operator } = op.policy;
   const access: Access = op.policy.public
     ? { auth: 'none' }
-    : { auth: 'required', ...(minTier === 'api' ? {} : { minTier }), ...(tierCode ? { tierCode } : {}), ...(bulk ? { bulk } : {}) };
+    : { auth: 'required', ...(minTier === 'api' ? {} : { minTier }), ...(tierCode ? { tierCode } : {}), ...(bulk ? { bulk } : {}), ...(operator ? { operator } : {}) };
   return { surface, access, errors: [...op.errors, ...(options.errors ?? [])], operationId: options.operationId ?? `${op.id}${surface}` };
 }
 
 /** A route's access as the policy every surface shares; no `minTier` means the plan's API access. */
 export function policyOf(access: Access): Policy {
   if (access.auth !== 'required') return { minTier: 'any' };
-  return { minTier: access.minTier ?? 'api', bulk: access.bulk, tierCode: access.tierCode };
+  return { minTier: access.minTier ?? 'api', bulk: access.bulk, tierCode: access.tierCode, ...(access.operator ? { operator: access.operator } : {}) };
 }
 
 /**

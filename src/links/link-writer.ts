@@ -44,6 +44,8 @@ export class LinkWriter {
       password_hash: draft.passwordHash,
       expired_url: draft.expiredUrl,
       social_preview: draft.socialPreview === null ? null : JSON.stringify(draft.socialPreview),
+      disabled_at: null,
+      disabled_reason: null,
     };
   }
 

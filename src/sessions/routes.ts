@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { TIERS } from '../plans.js';
+import { ROLES } from '../caller.js';
 import { errors } from '../errors.js';
 import { errorResponses, Nullable, StringEnum } from '../schema/shapes.js';
 import { clearSessionCookie, sessionTokenOf, setSessionCookie } from './cookie.js';
@@ -15,7 +16,13 @@ const Credentials = Type.Object({
   password: Type.String({ maxLength: PASSWORD_MAX_LENGTH * 4 }),
 });
 const SessionAnswer = named('Session', 'The signed-in account and the CSRF token of its session', Type.Object({
-  account: Type.Object({ id: Type.String(), email: Type.String(), tier: StringEnum(TIERS), namespace: Nullable(Type.String()) }),
+  account: Type.Object({
+    id: Type.String(),
+    email: Type.String(),
+    tier: StringEnum(TIERS),
+    namespace: Nullable(Type.String()),
+    role: StringEnum(ROLES, { description: '`operator`: runs this server (no plan limits, the Admin area); `member`: every other account' }),
+  }),
   csrfToken: Type.String({ description: 'Send it as X-CSRF-Token with every state-changing request this session makes' }),
 }));
 

@@ -1,6 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Account, AccountsService } from '../accounts/service.js';
-import type { Caller } from '../caller.js';
+import { isRole, type Caller } from '../caller.js';
 import { isTier } from '../plans.js';
 import type { Clock } from '../clock.js';
 import { errors } from '../errors.js';
@@ -23,7 +23,7 @@ export interface SignedIn {
   /** The cookie's value; only its hash is stored. */
   token: string;
   csrfToken: string;
-  account: Pick<Account, 'id' | 'email' | 'tier' | 'namespace'>;
+  account: Pick<Account, 'id' | 'email' | 'tier' | 'namespace' | 'role'>;
   expiresAt: Date;
 }
 
@@ -31,11 +31,14 @@ export interface SessionCaller extends Caller {
   sessionId: string;
 }
 
-const publicAccount = (a: { id: string; email: string; tier: string; namespace: string | null }) => ({
+type AccountFields = { id: string; email: string; tier: string; namespace: string | null; role?: string };
+
+const publicAccount = (a: AccountFields) => ({
   id: a.id,
   email: a.email,
   tier: isTier(a.tier) ? a.tier : ('free' as const),
   namespace: a.namespace,
+  role: a.role && isRole(a.role) ? a.role : ('member' as const),
 });
 
 /**
@@ -120,7 +123,7 @@ export class SessionsService {
     return { email: account.email, passwordSet: true, sessionsEnded: ended };
   }
 
-  private async open(account: { id: string; email: string; tier: string; namespace: string | null }): Promise<SignedIn> {
+  private async open(account: AccountFields): Promise<SignedIn> {
     await this.repo.deleteExpired(account.id, this.clock.now().toISOString());
     const next = this.newSession(account.id);
     await this.repo.insert(next.row);
@@ -134,7 +137,7 @@ export class SessionsService {
     return { token, row: { id: sha256(token), account_id: accountId, created_at: now.toISOString(), expires_at: expires.toISOString() } };
   }
 
-  private signedIn(next: { token: string; row: SessionRow }, account: { id: string; email: string; tier: string; namespace: string | null }): SignedIn {
+  private signedIn(next: { token: string; row: SessionRow }, account: AccountFields): SignedIn {
     return { token: next.token, csrfToken: csrfTokenOf(next.token), account: publicAccount(account), expiresAt: new Date(next.row.expires_at) };
   }
 }

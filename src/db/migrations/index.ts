@@ -14,6 +14,7 @@ import { affiliateAgentsWeb2app } from './0012-affiliate-agents-web2app.js';
 import { oauth } from './0013-oauth.js';
 import { affiliatePaidClicks } from './0014-affiliate-paid-clicks.js';
 import { linkRouting } from './0015-link-routing.js';
+import { operators } from './0016-operators.js';
 
 /** One ordered migration set for SQLite and PostgreSQL alike; names sort in the order they apply. */
 export const migrations: Record<string, Migration> = {
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   '0013-oauth': oauth,
   '0014-affiliate-paid-clicks': affiliatePaidClicks,
   '0015-link-routing': linkRouting,
+  '0016-operators': operators,
 };
