@@ -43,6 +43,7 @@ import fastifyCookie from '@fastify/cookie';
 import { dashboardRoutes } from './http/dashboard.js';
 import { registerCompression } from './http/compression.js';
 import { sessionRoutes } from './sessions/routes.js';
+import { adminRoutes } from './admin/routes.js';
 import { sessionTokenOf } from './sessions/cookie.js';
 import { looksLikeApiKey } from './accounts/api-keys.js';
 import { oauthRoutes, resourceMetadataPath } from './oauth/routes.js';
@@ -148,6 +149,7 @@ export async function buildApp(config: Config, options: CoreOptions = {}): Promi
   );
   await app.register(sessionRoutes(core.sessions, config.baseUrl.startsWith('https:')));
   await app.register(accountRoutesB(core.accounts));
+  await app.register(adminRoutes(core.admin));
   await app.register(linkRoutesA(core.links, core.present));
   await app.register(linkRoutesB(core.links, core.present));
   await app.register(bulkRoutes(core.links, core.present));

@@ -49,8 +49,11 @@ export interface Config {
   databaseStartTimeoutMs: number;
   /** Requests one client address may make per minute of what needs no key (QR images, trust scores, public stats, misses); null: no limit. */
   publicRequestsPerMinute: number | null;
-  /** Whether anyone may create an account from the dashboard's sign-up page (`SIGNUP=open`) or only the operator CLI. */
-  signupOpen: boolean;
+  /**
+   * Who may create an account from the dashboard's sign-up page until an operator changes it in the Admin area
+   * (SIGNUP): `open` anyone, `invite` with an operator's invite link, `closed` nobody (the CLI still can).
+   */
+  signupMode: 'open' | 'invite' | 'closed';
   /** Failed sign-ins and sign-ups one client address may make per 15 minutes; null: no limit. */
   authAttemptsPerAddress: number | null;
   /** The built dashboard (dist/app unless set): `npm run build` makes it. */
@@ -151,10 +154,10 @@ function rootRedirect(env: Env): string | null {
   return url.toString();
 }
 
-function signup(env: Env): boolean {
+function signup(env: Env): Config['signupMode'] {
   const raw = env.SIGNUP?.trim().toLowerCase() || 'open';
-  if (raw !== 'open' && raw !== 'closed') throw new ConfigError('SIGNUP', 'use open or closed');
-  return raw === 'open';
+  if (raw !== 'open' && raw !== 'invite' && raw !== 'closed') throw new ConfigError('SIGNUP', 'use open, invite or closed');
+  return raw;
 }
 
 function databaseUrl(env: Env): string | null {
@@ -296,7 +299,7 @@ export function loadConfig(env: Env = process.env): Config {
     rootRedirect: rootRedirect(env),
     databaseStartTimeoutMs: integer(env, 'DATABASE_START_TIMEOUT', 30, 0, 3600) * 1000,
     publicRequestsPerMinute: env.PUBLIC_REQUESTS_PER_MINUTE?.trim().toLowerCase() === 'unlimited' ? null : integer(env, 'PUBLIC_REQUESTS_PER_MINUTE', 300, 1, 1_000_000),
-    signupOpen: signup(env),
+    signupMode: signup(env),
     authAttemptsPerAddress: env.AUTH_ATTEMPTS_PER_ADDRESS?.trim().toLowerCase() === 'unlimited' ? null : integer(env, 'AUTH_ATTEMPTS_PER_ADDRESS', 100, 1, 1_000_000),
     dashboardDir: env.DASHBOARD_DIR?.trim() ? path.resolve(env.DASHBOARD_DIR.trim()) : path.join(packageRoot, 'dist', 'app'),
     allowedHosts: allowedHosts(env),

@@ -70,6 +70,10 @@ import { registrationBudget } from './oauth/registration-limits.js';
 import { CacheSync } from './runtime/cache-sync.js';
 import { announceInvalidations } from './redirects/invalidations.js';
 import { sql } from 'kysely';
+import { AdminRepository } from './admin/repository.js';
+import { AdminService, type ProcessState } from './admin/service.js';
+import { SignUps } from './admin/sign-ups.js';
+import { packageVersion } from './runtime/package-root.js';
 
 export interface Readiness {
   ready: boolean;
@@ -96,6 +100,8 @@ export interface Core {
   accounts: AccountsService;
   /** The dashboard's sign-up, sign-in and sessions. */
   sessions: SessionsService;
+  /** The operator's Admin area: accounts, sign-ups, abuse, status, audit log. */
+  admin: AdminService;
   links: LinksService;
   redirects: RedirectService;
   clicks: ClickRecorder;
@@ -252,12 +258,22 @@ export async function createCore(config: Config, log: FastifyBaseLogger, options
     announceInvalidations(bus, (invalidation) => cacheSync.publish(invalidation));
     await cacheSync.start();
   }
+  const adminRepo = new AdminRepository(database.db);
+  const signUps = new SignUps(adminRepo, clock, { mode: config.signupMode, tier: 'free' }, config.baseUrl);
+  const processState: ProcessState = {
+    version: packageVersion,
+    database: database.dialect,
+    redis: async () => (config.redisUrl ? (await redis?.ping()) === true && cacheSync?.connected === true : null),
+    journalLag: () => clicks.backlog,
+  };
+  const admin = new AdminService(adminRepo, accounts, linksRepo, present, signUps, processState, clock, bus);
   return {
     config,
     database,
     bus,
     accounts,
-    sessions: new SessionsService(new SessionsRepository(database.db), accounts, attemptLimits, clock, config.signupOpen),
+    sessions: new SessionsService(new SessionsRepository(database.db), accounts, attemptLimits, clock, signUps),
+    admin,
     links,
     redirects,
     affiliate,

@@ -11,6 +11,6 @@ export const ACCOUNT_OPERATIONS = {
   listNamespaces: operation({ id: 'listNamespaces', policy: POLICIES.apiAccess, errors: ['ACCOUNT_NOT_FOUND'] }),
   releaseNamespace: operation({ id: 'releaseNamespace', policy: POLICIES.apiAccess, errors: ['NAMESPACE_NOT_FOUND', 'NAMESPACE_IN_USE', 'NAMESPACE_HAS_LINKS', 'NAMESPACE_BUSY'] }),
   listKeys: operation({ id: 'listKeys', policy: POLICIES.ownAccount, errors: [] }),
-  createKey: operation({ id: 'createKey', policy: POLICIES.ownAccount, errors: [] }),
+  createKey: operation({ id: 'createKey', policy: POLICIES.ownAccount, errors: ['INVALID_KEY_NAME'] }),
   revokeKey: operation({ id: 'revokeKey', policy: POLICIES.ownAccount, errors: ['KEY_NOT_FOUND'] }),
 };

@@ -14,7 +14,7 @@ export interface DeletedCounts {
 
 /** Tables whose rows belong to an account through their `account_id` (links, keys and prefixes come last). */
 const OWNED_BY_ACCOUNT = [
-  'clicks', 'click_rollups', 'account_usage', 'outbox_events', 'webhook_deliveries', 'webhooks', 'folders', 'qr_settings', 'domains',
+  'password_resets', 'clicks', 'click_rollups', 'account_usage', 'outbox_events', 'webhook_deliveries', 'webhooks', 'folders', 'qr_settings', 'domains',
   'link_tags', 'utm_templates', 'saved_views', 'sessions', 'agent_clicks', 'web2app_sessions', 'affiliate_conversions', 'affiliate_paid_clicks',
   'affiliate_partnerships', 'affiliate_programs', 'oauth_records',
 ] as const satisfies readonly (keyof Database)[];
@@ -22,14 +22,29 @@ const OWNED_BY_ACCOUNT = [
 /** Tables whose rows belong to a link through their `link_id` only. */
 const OWNED_BY_LINK = ['link_scans', 'click_visitors', 'link_tags', 'affiliate_paid_clicks'] as const satisfies readonly (keyof Database)[];
 
+/** The settings row the first account claims (src/db/migrations/0016-operators.ts sets it for older databases). */
+export const FIRST_OPERATOR_KEY = 'operator.first';
+
 const deleted = (result: { numDeletedRows: bigint }) => Number(result.numDeletedRows);
 
 export class AccountsRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async insertAccount(account: AccountRow, key: ApiKeyRow): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
+  /**
+   * Inserts the account and its first key. The first account of a database becomes its operator: the claim is a
+   * settings row only one transaction can insert, so two sign-ups racing on an empty database make one operator.
+   * Answers the role the account got.
+   */
+  async insertAccount(account: AccountRow, key: ApiKeyRow): Promise<string> {
+    return this.db.transaction().execute(async (trx) => {
       await trx.insertInto('accounts').values(account).execute();
+      const claimed = await trx
+        .insertInto('settings')
+        .values({ key: FIRST_OPERATOR_KEY, value: account.id })
+        .onConflict((oc) => oc.doNothing())
+        .executeTakeFirst();
+      const role = Number(claimed.numInsertedOrUpdatedRows ?? 0n) > 0 ? 'operator' : account.role;
+      if (role !== account.role) await trx.updateTable('accounts').set({ role }).where('id', '=', account.id).execute();
       if (account.namespace) {
         await trx
           .insertInto('namespaces')
@@ -37,6 +52,7 @@ export class AccountsRepository {
           .execute();
       }
       await trx.insertInto('api_keys').values(key).execute();
+      return role;
     });
   }
 
@@ -67,15 +83,21 @@ export class AccountsRepository {
   }
 
   /** The account behind an active (not revoked) key hash, with the key's id. */
-  findByKeyHash(keyHash: string): Promise<(AccountRow & { key_id: string; mcp_client_name: string | null }) | undefined> {
+  findByKeyHash(
+    keyHash: string,
+  ): Promise<(AccountRow & { key_id: string; mcp_client_name: string | null; key_scopes: string | null; last_used_at: string | null }) | undefined> {
     return this.db
       .selectFrom('api_keys')
       .innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
       .selectAll('accounts')
-      .select(['api_keys.id as key_id', 'api_keys.mcp_client_name'])
+      .select(['api_keys.id as key_id', 'api_keys.mcp_client_name', 'api_keys.scopes as key_scopes', 'api_keys.last_used_at'])
       .where('api_keys.key_hash', '=', keyHash)
       .where('api_keys.revoked_at', 'is', null)
       .executeTakeFirst();
+  }
+
+  async touchKey(keyId: string, at: string): Promise<void> {
+    await this.db.updateTable('api_keys').set({ last_used_at: at }).where('id', '=', keyId).execute();
   }
 
   /** Written only when it changed: a client initializes on every connection. */

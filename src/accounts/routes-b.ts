@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { bind, callerOf } from '../http/access.js';
+import { optionalBody } from '../http/validators.js';
 import { DateTime, errorResponses, Nullable } from '../schema/shapes.js';
 import { TIERS } from '../plans.js';
 import { ACCOUNT_OPERATIONS as ops } from './operations.js';
@@ -37,6 +38,8 @@ const KeyInfo = Type.Object({
   id: Type.String(),
   prefix: Type.String({ description: 'The first characters of the key, to recognise it' }),
   createdAt: DateTime(),
+  name: Nullable(Type.String({ description: 'What its owner called it; null when unnamed' })),
+  lastUsedAt: Nullable(DateTime('When the key was last used, to the minute; null when never')),
 });
 
 const NamespaceInfo = Type.Object({
@@ -115,15 +118,18 @@ export const accountRoutesB =
       '/api/keys',
       {
         config: bind(ops.createKey, 'B'),
+        preValidation: optionalBody,
         schema: {
           tags,
           summary: 'Create a key; its value is shown only in this response',
           description: 'Makes a new API key for the caller, which works alongside the others. Store its value from this answer: Snip keeps only a hash of it and cannot show it again.',
-          response: { 201: Type.Object({ ...KeyInfo.properties, apiKey: Type.String({ description: 'snip_...; store it now' }) }) },
+          body: Type.Object({ name: Type.Optional(Type.String({ maxLength: 400, description: 'What to call the key (1-100 characters), to tell keys apart' })) }),
+          response: { 201: Type.Object({ ...KeyInfo.properties, apiKey: Type.String({ description: 'snip_...; store it now' }) }), ...errorResponses(400) },
         },
       },
       // The key in full, once: no browser or proxy may keep it.
-      async (request, reply) => reply.status(201).header('cache-control', 'no-store').send(await accounts.createKey(callerOf(request).accountId)),
+      async (request, reply) =>
+        reply.status(201).header('cache-control', 'no-store').send(await accounts.createKey(callerOf(request).accountId, { name: request.body.name })),
     );
 
     app.delete(

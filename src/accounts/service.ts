@@ -7,7 +7,7 @@ import { newId } from '../ids.js';
 import { withoutControlCharacters } from '../control-characters.js';
 import { generateApiKey, hashApiKey, looksLikeApiKey } from './api-keys.js';
 import { namespaceCandidates, normalizeNamespace } from './namespace-rules.js';
-import { TIERS, isTier, type PlanLimits, type Plans, type Tier } from '../plans.js';
+import { TIERS, isTier, limitsOf, type PlanLimits, type Plans, type Tier } from '../plans.js';
 import type { AccountRow, AccountsRepository, ApiKeyRow, DeletedCounts } from './repository.js';
 
 export interface Account {
@@ -17,6 +17,8 @@ export interface Account {
   namespace: string | null;
   role: Role;
   createdAt: string;
+  /** Set while an operator has disabled the account. */
+  disabledAt: string | null;
 }
 
 export interface Profile extends Account {
@@ -37,6 +39,12 @@ export interface ApiKeyInfo {
   id: string;
   prefix: string;
   createdAt: string;
+  /** What its owner called it; null when unnamed. */
+  name: string | null;
+  /** When it was last used (to the minute); null when never. */
+  lastUsedAt: string | null;
+  /** Extra scopes (`admin`); absent for an ordinary key. */
+  scopes?: string[];
 }
 
 /** An account as an operator lists it. */
@@ -71,9 +79,33 @@ const toAccount = (row: AccountRow): Account => ({
   namespace: row.namespace,
   role: isRole(row.role) ? row.role : 'member',
   createdAt: row.created_at,
+  disabledAt: row.disabled_at,
 });
 
-const toKeyInfo = (row: ApiKeyRow): ApiKeyInfo => ({ id: row.id, prefix: row.prefix, createdAt: row.created_at });
+const toKeyInfo = (row: ApiKeyRow): ApiKeyInfo => ({
+  id: row.id,
+  prefix: row.prefix,
+  createdAt: row.created_at,
+  name: row.name,
+  lastUsedAt: row.last_used_at,
+  ...(row.scopes ? { scopes: row.scopes.split(' ') } : {}),
+});
+
+/** A key's name as its owner typed it: one line, trimmed, 1-100 characters. */
+function keyName(raw: string): string {
+  const name = withoutControlCharacters(raw.trim());
+  if (name.length === 0 || name.length > 100) throw errors.invalidKeyName();
+  return name;
+}
+
+/** The caller an account is, whichever way it calls (a key, a session, an OAuth grant add what is theirs). */
+export const callerOf = (account: Account): Omit<Caller, 'keyId'> => ({
+  accountId: account.id,
+  email: account.email,
+  tier: account.tier,
+  namespace: account.namespace,
+  role: account.role,
+});
 
 export class AccountsService {
   constructor(
@@ -96,7 +128,7 @@ export class AccountsService {
       const generated = generateApiKey();
       const key = this.keyRow(account.id, generated, createdAt);
       try {
-        await this.repo.insertAccount(account, key);
+        account.role = await this.repo.insertAccount(account, key);
       } catch (error) {
         if (!isUniqueViolation(error)) throw error;
         if (await this.repo.findByEmail(email)) throw errors.emailTaken(email);
@@ -150,8 +182,17 @@ export class AccountsService {
     if (!looksLikeApiKey(token)) throw errors.invalidApiKey();
     const row = await this.repo.findByKeyHash(hashApiKey(token));
     if (!row) throw errors.invalidApiKey();
+    if (row.disabled_at !== null) throw errors.accountDisabled();
     const account = toAccount(row);
-    return { accountId: account.id, email: account.email, tier: account.tier, namespace: account.namespace, keyId: row.key_id, clientName: row.mcp_client_name };
+    const now = this.clock.now();
+    // A key's last use is for its owner's list, not an access log: once a minute is precise enough and spares the writes.
+    if (!row.last_used_at || now.getTime() - Date.parse(row.last_used_at) >= 60_000) await this.repo.touchKey(row.key_id, now.toISOString());
+    return {
+      ...callerOf(account),
+      keyId: row.key_id,
+      clientName: row.mcp_client_name,
+      ...(row.key_scopes ? { keyScopes: new Set(row.key_scopes.split(' ')) } : {}),
+    };
   }
 
   /**
@@ -176,8 +217,7 @@ export class AccountsService {
 
   /** The account acting without a key: the operator CLI works on an account's behalf this way. */
   async callerFor(emailRaw: string): Promise<Caller> {
-    const account = toAccount(await this.requireByEmail(emailRaw));
-    return { accountId: account.id, email: account.email, tier: account.tier, namespace: account.namespace, keyId: 'operator' };
+    return { ...callerOf(toAccount(await this.requireByEmail(emailRaw))), keyId: 'operator' };
   }
 
   /** The account of that id, or null when there is none (any longer). */
@@ -190,12 +230,15 @@ export class AccountsService {
     const row = await this.repo.findById(accountId);
     if (!row) throw errors.accountNotFound();
     const account = toAccount(row);
-    return { ...account, limits: this.plans[account.tier] };
+    return { ...account, limits: limitsOf(this.plans, account) };
   }
 
-  async createKey(accountId: string): Promise<ApiKeyInfo & { apiKey: string }> {
+  /** `scopes`: extra scopes (`admin`, for an operator's key that calls the admin operations; the CLI's `keys create --admin`). */
+  async createKey(accountId: string, options: { name?: string; scopes?: string[] } = {}): Promise<ApiKeyInfo & { apiKey: string }> {
     const generated = generateApiKey();
     const row = this.keyRow(accountId, generated, this.clock.now().toISOString());
+    row.name = options.name === undefined ? null : keyName(options.name);
+    row.scopes = options.scopes && options.scopes.length > 0 ? options.scopes.join(' ') : null;
     await this.repo.insertKey(row);
     return { ...toKeyInfo(row), apiKey: generated.key };
   }

@@ -92,9 +92,9 @@ export class AnalyticsRepository {
   }
 
   /** The tier of a link owner's account, read fresh (what statistics may show depends on it). */
-  async accountTier(accountId: string): Promise<string | undefined> {
-    const row = await this.db.selectFrom('accounts').select('tier').where('id', '=', accountId).executeTakeFirst();
-    return row?.tier;
+  /** The account's tier and role, which say its limits (src/plans.ts `limitsOf`). */
+  accountPlan(accountId: string): Promise<{ tier: string; role: string } | undefined> {
+    return this.db.selectFrom('accounts').select(['tier', 'role']).where('id', '=', accountId).executeTakeFirst();
   }
 
   async overageLimit(accountId: string): Promise<number | null> {

@@ -1,5 +1,5 @@
 import type { Caller } from '../caller.js';
-import { isTier, type Plans } from '../plans.js';
+import { isTier, limitsOf, type Plans } from '../plans.js';
 import type { ClickRow } from '../clicks/repository.js';
 import type { Clock } from '../clock.js';
 import { errors } from '../errors.js';
@@ -121,7 +121,7 @@ export class AnalyticsService {
   /** Aggregates over a period; 403 when the period reaches back further than the caller's plan keeps. */
   async aggregate(caller: Caller, scope: Scope, period: Period): Promise<Breakdowns & { tierLimit: number }> {
     const days = Number(period.slice(0, -1));
-    const tierLimit = this.plans[caller.tier].historyDays;
+    const tierLimit = limitsOf(this.plans, caller).historyDays;
     if (days > tierLimit) {
       throw errors.periodExceedsPlan(tierLimit, period);
     }
@@ -159,7 +159,7 @@ export class AnalyticsService {
     await this.pendingClicks.settle();
     const now = this.clock.now().getTime();
     const cycle = cycleOf(now);
-    const plan = this.plans[caller.tier];
+    const plan = limitsOf(this.plans, caller);
     const [{ tracked, graceStartedAt }, accountCap] = await Promise.all([
       this.repo.usage(caller.accountId, cycle),
       this.repo.overageLimit(caller.accountId),
@@ -193,7 +193,7 @@ export class AnalyticsService {
     if (!Number.isInteger(limitCents) || limitCents < 0) {
       throw errors.invalidLimitCents();
     }
-    if (this.plans[caller.tier].overageCentsPer1000 === null) {
+    if (limitsOf(this.plans, caller).overageCentsPer1000 === null) {
       throw errors.planNotEligible();
     }
     await this.repo.setOverageLimit(caller.accountId, limitCents);
@@ -202,8 +202,7 @@ export class AnalyticsService {
 
   private async visibility(accountId: string): Promise<Visibility> {
     const currentCycle = cycleOf(this.clock.now().getTime());
-    const owner = await this.repo.accountTier(accountId);
-    const plan = this.plans[owner && isTier(owner) ? owner : 'free'];
+    const plan = limitsOf(this.plans, (await this.repo.accountPlan(accountId)) ?? { tier: 'free' });
     return { showGrace: plan.overageCentsPer1000 !== null || plan.trackedClicksPerMonth === null, currentCycle };
   }
 }

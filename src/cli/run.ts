@@ -6,6 +6,8 @@ import { ConfigError, loadConfig, operatorEnvironment } from '../config.js';
 import { createCore, type Core } from '../core.js';
 import { AppError, errors } from '../errors.js';
 import { exportLinks } from './links-export.js';
+import { ADMIN_COMMANDS, type AdminOptions } from './admin-commands.js';
+import { CLI_ACTOR } from '../admin/audit.js';
 import { importLinks } from './links-import.js';
 import { progressBar } from './progress.js';
 import { userPath } from './user-path.js';
@@ -23,11 +25,21 @@ Commands:
   users list
   users delete --email E --yes        the account and everything it owns, for good
   users set-password --email E        the dashboard password, read from stdin; signs the account out everywhere
-  keys create --email E
+  keys create --email E [--name N] [--admin]   --admin: an operator's key that may call /api/admin (the Admin area's API)
   keys list --email E                 ids, prefixes and dates; never the secret
   keys revoke --key snip_...          (or --id key_...)
   links import --email E [--format csv|json|jsonl] FILE
   links export --email E [--format csv|json|jsonl] [--output FILE]
+  operators add --email E | operators remove --email E | operators list
+                                      operators run the server: no plan limits, the dashboard's Admin area
+  users disable --email E [--reason R] | users enable --email E
+                                      a disabled account's keys, sessions and OAuth grants stop; its links still redirect
+  users reset-password --email E      a one-time link (24 hours) to pass on, to set a new password
+  sign-ups show | sign-ups set --mode open|invite|closed [--tier T]
+  invites create [--tier T]           a one-time sign-up link (7 days), also while sign-ups are invite only
+  links disable --url SHORT_URL --reason R | links enable --url SHORT_URL
+                                      visitors of a disabled link get a page saying so; its owner cannot re-enable it
+  audit list [--before ID]            the operator actions, newest first, 50 at a time
   db backup FILE                      SQLite: a consistent copy of the live database (the server may keep running)
   help                                this text (also --help, -h)
 
@@ -42,7 +54,9 @@ Settings (environment variables, read as the server reads them; give the CLI the
   PORT          the server's port, which makes BASE_URL's default (default 3000)
   PLANS_FILE    the plan limits (tiers' features and quotas) shown by users show and applied by links import`;
 
-interface Options {
+interface Options extends AdminOptions {
+  name?: string;
+  admin?: boolean;
   email?: string;
   tier?: string;
   key?: string;
@@ -75,8 +89,9 @@ function need(options: Options, name: 'email' | 'tier'): string {
 }
 
 const COMMANDS: Record<string, Command> = {
+  ...ADMIN_COMMANDS,
   'users create': { run: (core, o) => core.accounts.createAccount({ email: need(o, 'email'), tier: o.tier ?? 'free' }) },
-  'users set-tier': { run: (core, o) => core.accounts.setTier(need(o, 'email'), need(o, 'tier')) },
+  'users set-tier': { run: async (core, o) => core.admin.setPlan(CLI_ACTOR, await core.admin.accountIdOf(need(o, 'email')), need(o, 'tier')) },
   'users show': { run: async (core, o) => core.accounts.profile((await core.accounts.requireByEmail(need(o, 'email'))).id) },
   'users set-password': { run: async (core, o) => core.sessions.setPasswordAsOperator(need(o, 'email'), await readPassword()) },
   'users list': { run: async (core) => ({ users: await core.accounts.listAccounts() }) },
@@ -89,14 +104,15 @@ const COMMANDS: Record<string, Command> = {
           `users delete removes ${account.email} with its API keys, links, clicks, webhooks, folders and domains, and cannot be undone`,
         );
       }
-      const { deleted, ...account } = await core.accounts.deleteAccount(email);
-      return { deleted: true, ...account, ...deleted };
+      const account = await core.admin.account(await core.admin.accountIdOf(email));
+      return { ...account, ...(await core.admin.deleteAccount(CLI_ACTOR, account.id)) };
     },
   },
   'keys create': {
     run: async (core, o) => {
       const account = await core.accounts.requireByEmail(need(o, 'email'));
-      return { email: account.email, ...(await core.accounts.createKey(account.id)) };
+      if (o.admin && account.role !== 'operator') throw errors.invalidArgument(`--admin makes a key for the admin operations, which only operators may call: ${account.email} is not one (operators add)`);
+      return { email: account.email, ...(await core.accounts.createKey(account.id, { name: o.name, scopes: o.admin ? ['admin'] : [] })) };
     },
   },
   'keys list': { run: (core, o) => core.accounts.keysOf(need(o, 'email')) },
@@ -169,6 +185,7 @@ function parse(argv: string[]) {
       options: {
         email: { type: 'string' }, tier: { type: 'string' }, key: { type: 'string' }, id: { type: 'string' },
         format: { type: 'string' }, output: { type: 'string' }, yes: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+        name: { type: 'string' }, admin: { type: 'boolean' }, reason: { type: 'string' }, url: { type: 'string' }, mode: { type: 'string' }, before: { type: 'string' },
       },
     });
   } catch (error) {

@@ -1,4 +1,4 @@
-import { isTier, type Plans } from '../plans.js';
+import { limitsOf, type Plans } from '../plans.js';
 import { cycleOf, decide, type Decision } from '../usage/tracked-clicks.js';
 import type { AccountClickState, ClickBatch } from './repository.js';
 import type { Visit } from './visit.js';
@@ -23,7 +23,7 @@ export function judgeAllowance(
   states: ReadonlyMap<string, readonly AccountClickState[]>,
   plans: Plans,
 ): { decisions: Decision[]; usage: ClickBatch['usage'] } {
-  type Running = { tracked: number; added: number; graceStartedAtMs: number | null; graceStartedNow: boolean; tier: string; cap: number | null };
+  type Running = { tracked: number; added: number; graceStartedAtMs: number | null; graceStartedNow: boolean; tier: string; role: string; cap: number | null };
   const running = new Map<string, Running>();
   for (const [cycle, rows] of states) {
     for (const s of rows) {
@@ -33,6 +33,7 @@ export function judgeAllowance(
         graceStartedAtMs: s.grace_started_at ? Date.parse(s.grace_started_at) : null,
         graceStartedNow: false,
         tier: s.tier,
+        role: s.role,
         cap: s.overage_limit_cents,
       });
     }
@@ -40,7 +41,7 @@ export function judgeAllowance(
   const decisions = visits.map((v) => {
     const state = running.get(`${v.accountId}|${cycleOf(v.atMs)}`);
     if (!state) return 'pause' as const; // the account is gone
-    const plan = plans[isTier(state.tier) ? state.tier : 'free'];
+    const plan = limitsOf(plans, state);
     const included = plan.trackedClicksPerMonth;
     const decision =
       included === null || state.tracked < included

@@ -70,6 +70,11 @@ export class ClickRecorder {
     this.visitors = new VisitorHasher(secret);
   }
 
+  /** Visits taken but not yet committed to the database (the operator's status panel). */
+  get backlog(): number {
+    return this.unjournaled.length + this.pending.length;
+  }
+
   /**
    * Resolves once the visit is in the journal; the redirect answers after that. Visits arriving in one turn of
    * the event loop share one journal write, made once the turn's I/O has been handled: a fraction of a write

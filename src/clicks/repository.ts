@@ -43,6 +43,8 @@ export interface AccountClickState {
   account_id: string;
   tier: string;
   overage_limit_cents: number | null;
+  /** An operator's clicks are never capped (src/plans.ts `limitsOf`). */
+  role: string;
   tracked_clicks: number;
   grace_started_at: string | null;
 }
@@ -146,7 +148,7 @@ export class ClicksRepository {
     const rows = await this.db
       .selectFrom('accounts')
       .leftJoin('account_usage', (join) => join.onRef('account_usage.account_id', '=', 'accounts.id').on('account_usage.cycle', '=', cycle))
-      .select(['accounts.id as account_id', 'accounts.tier', 'accounts.overage_limit_cents', 'account_usage.tracked_clicks', 'account_usage.grace_started_at'])
+      .select(['accounts.id as account_id', 'accounts.tier', 'accounts.role', 'accounts.overage_limit_cents', 'account_usage.tracked_clicks', 'account_usage.grace_started_at'])
       .where('accounts.id', 'in', accountIds)
       .execute();
     return rows.map((r) => ({ ...r, tracked_clicks: Number(r.tracked_clicks ?? 0), overage_limit_cents: r.overage_limit_cents === null ? null : Number(r.overage_limit_cents) }));

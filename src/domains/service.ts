@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { Plans } from '../plans.js';
+import ipaddr from 'ipaddr.js';
+import { limitsOf, type Plans } from '../plans.js';
 import type { Caller } from '../caller.js';
 import type { Clock } from '../clock.js';
 import { isUniqueViolation } from '../db/database.js';
@@ -25,7 +26,8 @@ export interface DomainItem {
 
 interface DnsRecords {
   txtRecord: { name: string; type: 'TXT'; value: string };
-  cnameRecord: { name: string; type: 'CNAME'; value: string };
+  /** Named for the usual case; an A or AAAA record when Snip's address is an IP address (pointerRecord). */
+  cnameRecord: { name: string; type: 'CNAME' | 'A' | 'AAAA'; value: string };
 }
 
 export interface AddedDomain extends DnsRecords {
@@ -48,9 +50,19 @@ const ACTIVE_CACHE_MS = 10_000;
 
 const pageOf = (row: DomainRow): NotFoundPage | null => (row.not_found_page ? (JSON.parse(row.not_found_page) as NotFoundPage) : null);
 
+/**
+ * The record that points a custom domain at Snip: a CNAME to the CNAME target, a host name. A CNAME cannot name an IP
+ * address, so when the target is one (BASE_URL on an IP address and no CNAME_TARGET) the record is an A or AAAA record.
+ */
+function pointerRecord(domain: string, target: string): DnsRecords['cnameRecord'] {
+  const bare = target.replace(/^\[|\]$/g, '');
+  if (!ipaddr.isValid(bare)) return { name: domain, type: 'CNAME', value: target };
+  return { name: domain, type: ipaddr.parse(bare).kind() === 'ipv6' ? 'AAAA' : 'A', value: bare };
+}
+
 const recordsOf = (domain: string, token: string, cnameTarget: string): DnsRecords => ({
   txtRecord: { name: txtName(domain), type: 'TXT', value: txtValue(token) },
-  cnameRecord: { name: domain, type: 'CNAME', value: cnameTarget },
+  cnameRecord: pointerRecord(domain, cnameTarget),
 });
 
 const itemOf = (row: DomainRow, linkCount: number, cnameTarget: string): DomainItem => ({
@@ -95,7 +107,7 @@ export class DomainsService {
   async add(caller: Caller, raw: unknown): Promise<AddedDomain> {
     const domain = checkDomain(raw, this.ownHosts);
     const cutoff = this.cutoff();
-    const limit = this.plans[caller.tier].domains;
+    const limit = limitsOf(this.plans, caller).domains;
     const token = randomBytes(16).toString('hex');
     try {
       // Check, count and insert under the account's lock, so parallel adds cannot pass the plan's maximum together.

@@ -118,6 +118,10 @@ export const catalogue = {
   // 400 and 409: the operator's admin area
   INVALID_INVITE: { status: 400, message: () => 'This invite link is unknown, used or expired: ask the operator for a new one' },
   INVALID_RESET_TOKEN: { status: 400, message: () => 'This password reset link is unknown, used or expired: ask the operator for a new one' },
+  INVALID_KEY_NAME: { status: 400, message: () => 'A key name is 1-100 characters on one line' },
+  INVALID_REASON: { status: 400, message: (max: number) => `reason is required, one line of at most ${max} characters` },
+  INVALID_ROLE: { status: 400, message: (roles: readonly string[]) => `role must be one of ${roles.join(', ')}` },
+  INVALID_CURSOR: { status: 400, message: () => 'before must be the id of an entry of the audit log' },
   LAST_OPERATOR: { status: 409, message: () => 'This is the only operator: make another account an operator first' },
   OWN_ACCOUNT: { status: 409, message: () => 'Operators cannot disable, delete or demote their own account; another operator can' },
 
@@ -191,6 +195,7 @@ export const catalogue = {
   FOLDER_EXISTS: { status: 409, message: () => 'A folder with this name already exists' },
   VIEW_EXISTS: { status: 409, message: () => 'A saved view with this name already exists' },
   TEMPLATE_EXISTS: { status: 409, message: () => 'A UTM template with this name already exists' },
+  TAG_EXISTS: { status: 409, message: (tag: string) => `You already have a tag "${tag}": choose another name` },
   DOMAIN_EXISTS: { status: 409, message: () => 'You have already added this domain' },
   DOMAIN_TAKEN: { status: 409, message: () => 'This domain is registered to another account' },
   EMAIL_TAKEN: { status: 409, message: (email: string) => `An account with ${email} exists` },

@@ -1,4 +1,4 @@
-import type { Plans } from '../plans.js';
+import { limitsOf, type Plans } from '../plans.js';
 import type { Caller } from '../caller.js';
 import type { Clock } from '../clock.js';
 import { errors, requireChange } from '../errors.js';
@@ -110,6 +110,6 @@ export class FoldersService {
   }
 
   private limitOf(caller: Caller): number | null {
-    return this.plans[caller.tier].folders;
+    return limitsOf(this.plans, caller).folders;
   }
 }

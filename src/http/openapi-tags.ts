@@ -34,6 +34,7 @@ export const OPENAPI_TAGS: readonly Tag[] = [
   ...group('account', "The caller's profile and plan limits, API keys and namespaces.", ['B']),
   ...group('subscription', 'Billing settings of the paid plans.', ['A']),
   ...group('connected applications', 'Applications (MCP clients) the account let in with OAuth.'),
+  { name: 'admin', description: "The operator's Admin area: accounts, sign-ups and invites, abuse, the server's status and the audit log. Operators only." },
   { name: 'dashboard sessions', description: "The dashboard's sign-in with a password: a session cookie and its CSRF token." },
   { name: 'mcp', description: 'The Model Context Protocol endpoint, where AI assistants call Snip as tools.' },
   { name: 'oauth', description: 'OAuth 2.1 discovery for MCP clients: where to register, authorize and get tokens.' },

@@ -42,6 +42,9 @@ export function errorCodesOf(route: Pick<RouteOptions, 'config' | 'schema' | 'me
     codes.add('INVALID_API_KEY');
     // Required, or an Authorization header that names the scheme and no key (optional routes read it too).
     codes.add('API_KEY_REQUIRED');
+    // A key or grant of an account the operator disabled (src/accounts/service.ts).
+    codes.add('ACCOUNT_DISABLED');
+    if (access.auth === 'required' && access.operator) codes.add('OPERATOR_REQUIRED');
     // A route that carries calls of its own (MCP) admits and charges each call, and answers its refusals inside.
     if (access.auth === 'optional' || access.charged !== false) {
       codes.add('RATE_LIMITED');

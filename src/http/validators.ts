@@ -81,3 +81,11 @@ function nulInUrl(request: FastifyRequest, params: ReadonlySet<string>, query: R
   if (field !== undefined && query.has(field)) return nulError([field], 'The query');
   return errors.badRequest('The URL must not contain a NUL character (%00)');
 }
+
+/**
+ * For a route whose body is optional (every field of it is): a request without one is read as `{}`, so a client
+ * that sends nothing is not refused for the schema's object type.
+ */
+export const optionalBody = async (request: { body: unknown }): Promise<void> => {
+  request.body ??= {};
+};

@@ -1,5 +1,5 @@
 import type { Caller } from '../caller.js';
-import { lowestTierWith, tierLabel, type Plans } from '../plans.js';
+import { limitsOf, lowestTierWith, tierLabel, type Plans } from '../plans.js';
 import type { AppLinks } from '../web2app/app-targets.js';
 import { checkAppLinks } from '../web2app/app-links.js';
 import type { LinkSource } from './link.js';
@@ -55,7 +55,7 @@ export function sourceOf(caller: Caller): { source: LinkSource; clientName: stri
  */
 export function checkAppLinksFor(caller: Caller, raw: unknown, ownHostnames: ReadonlySet<string>, plans: Plans): AppLinks | null {
   const appLinks = checkAppLinks(raw, ownHostnames);
-  if (appLinks !== null && !plans[caller.tier].appLinks) {
+  if (appLinks !== null && !limitsOf(plans, caller).appLinks) {
     const needed = lowestTierWith(plans, (plan) => plan.appLinks);
     throw errors.tierRequired(needed === null ? 'another' : tierLabel(needed));
   }
@@ -72,7 +72,7 @@ export function draftLink(
 ): LinkDraft {
   const url = checkDestination(input.url, ownHostnames);
   const slug = input.customSlug ?? null;
-  if (slug !== null && !plans[caller.tier].customSlugs) throw errors.premiumRequired();
+  if (slug !== null && !limitsOf(plans, caller).customSlugs) throw errors.premiumRequired();
   if (slug !== null && !caller.namespace) {
     throw errors.namespaceRequired();
   }

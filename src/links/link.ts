@@ -44,6 +44,9 @@ export interface Link {
   expiredUrl: string | null;
   /** What link-preview bots are shown; null when none. */
   socialPreview: SocialPreview | null;
+  /** Why the server's operator disabled the link; null while it works. Visitors get a page saying it was disabled. */
+  disabledReason: string | null;
+  disabledAt: string | null;
   /** The link's tags in display order; set where a link is read to be shown (LinksService get, list, update). */
   tags?: string[];
 }
@@ -73,6 +76,8 @@ export const toLink = (row: LinkRow): Link => ({
   passwordHash: row.password_hash,
   expiredUrl: row.expired_url,
   socialPreview: parseJson<SocialPreview>(row.social_preview),
+  disabledReason: row.disabled_at === null ? null : (row.disabled_reason ?? ''),
+  disabledAt: row.disabled_at,
 });
 
 const parseJson = <T>(stored: string | null): T | null => (stored === null ? null : (JSON.parse(stored) as T));

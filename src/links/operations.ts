@@ -37,7 +37,7 @@ export const LINK_OPERATIONS = {
   create: operation({ id: 'createLink', policy: POLICIES.apiAccess, errors: LINK_CREATE_ERRORS }),
   list: operation({ id: 'listLinks', policy: POLICIES.apiAccess, errors: ['VIEW_NOT_FOUND', 'FOLDER_NOT_FOUND', 'BAD_REQUEST'] }),
   get: operation({ id: 'getLink', policy: POLICIES.apiAccess, errors: LINK_LOOKUP_ERRORS }),
-  update: operation({ id: 'updateLink', policy: POLICIES.apiAccess, errors: [...LINK_LOOKUP_ERRORS, ...LINK_RULE_ERRORS, 'MISSING_URL', 'PARTNER_LINK_DESTINATION'] }),
+  update: operation({ id: 'updateLink', policy: POLICIES.apiAccess, errors: [...LINK_LOOKUP_ERRORS, 'LINK_DISABLED', ...LINK_RULE_ERRORS, 'MISSING_URL', 'PARTNER_LINK_DESTINATION'] }),
   resolve: operation({ id: 'resolveLink', policy: POLICIES.apiAccess, errors: LINK_LOOKUP_ERRORS }),
   delete: operation({ id: 'deleteLink', policy: POLICIES.apiAccess, errors: LINK_LOOKUP_ERRORS }),
   /** Description A's bulk (and the MCP bulk tool): Builder and above. */

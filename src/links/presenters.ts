@@ -48,6 +48,7 @@ export class LinkPresenter {
       passwordProtected: link.passwordHash !== null,
       expiredUrl: link.expiredUrl,
       socialPreview: link.socialPreview,
+      disabledReason: link.disabledReason,
     };
   }
 

@@ -8,7 +8,7 @@ import type { LinkRow } from './link-row.js';
 import type { LinkKey } from './link-key.js';
 
 export type { LinkRow, LinkKey };
-export type LinkPatch = Updateable<Pick<LinksTable, 'url' | 'max_clicks' | 'expires_at' | 'active_from' | 'updated_at' | 'expiry_notified' | 'blocked_countries' | 'app_links' | 'rules' | 'variants' | 'password_hash' | 'expired_url' | 'social_preview'>>;
+export type LinkPatch = Updateable<Pick<LinksTable, 'url' | 'max_clicks' | 'expires_at' | 'active_from' | 'updated_at' | 'expiry_notified' | 'blocked_countries' | 'app_links' | 'rules' | 'variants' | 'password_hash' | 'expired_url' | 'social_preview' | 'disabled_at' | 'disabled_reason'>>;
 
 const INSERT_CHUNK = 200;
 

@@ -18,6 +18,7 @@ const originFields = {
   passwordProtected: Type.Boolean({ description: 'Whether visitors must enter a password (the password itself is never shown)' }),
   expiredUrl: Nullable(Url('Where an expired or used-up link sends visitors; null: its 410 page')),
   socialPreview: Nullable(SocialPreview),
+  disabledReason: Nullable(Type.String({ description: "Why the server's operator disabled the link (visitors get a page saying so; it cannot be changed); null while it works" })),
 };
 
 /** Description A's create takes the link input as it is (src/links/input.ts). */

@@ -123,6 +123,8 @@ export class LinksService {
   async update(caller: Caller, shortPath: string, input: UpdateLinkInput): Promise<Link> {
     requireChange(input);
     const previous = await this.get(caller, shortPath);
+    // The operator's decision stands: the owner may delete a disabled link, not change or revive it.
+    if (previous.disabledReason !== null) throw errors.linkDisabled(previous.disabledReason);
     const patch: LinkPatch = {};
     if (input.url !== undefined) patch.url = checkDestination(input.url, this.ownHostnames);
     if (input.maxClicks !== undefined) patch.max_clicks = input.maxClicks;

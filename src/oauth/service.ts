@@ -100,12 +100,14 @@ export class OAuthService {
       this.accounts.accountById(accessToken.accountId),
       this.provider.Client.find(accessToken.clientId),
     ]);
-    if (!grant || !account || !client) return null;
+    // A disabled account's grants stop at once (and work again if the operator enables it).
+    if (!grant || !account || account.disabledAt !== null || !client) return null;
     return {
       accountId: account.id,
       email: account.email,
       tier: account.tier,
       namespace: account.namespace,
+      role: account.role,
       keyId: `oauth:${accessToken.grantId}`,
       via: 'mcp',
       clientName: displayName(client.clientName, accessToken.clientId),

@@ -24,6 +24,8 @@ export interface CachedLink {
   blockedCountries: ReadonlySet<string> | null;
   /** The custom domain the link is served on (as well as the default host); null for the default host only. */
   domain: string | null;
+  /** Disabled by the server's operator: every visit gets the page saying so. */
+  disabled: boolean;
   /** Threats of a destination scanned unsafe (visitors get a warning page); null when it may redirect. */
   unsafe: string[] | null;
   /** App targets for phones (web2app); null for most links. */

@@ -12,6 +12,8 @@ const PAGES: Record<Miss, { status: number; title: string; text: string }> = {
   scheduled: { status: 404, title: 'Link not active yet', text: 'This short link is not active yet. Try again later.' },
   expired: { status: 410, title: 'Link expired', text: 'This short link has expired.' },
   limit_reached: { status: 410, title: 'Link no longer available', text: 'This short link has reached its click limit.' },
+  // The operator's decision (abuse): no destination, and no hint of it.
+  disabled: { status: 410, title: 'Link disabled', text: 'This short link has been disabled by the operator of this server.' },
   geo_blocked: { status: 451, title: 'Not available in your country', text: 'The owner of this short link has made it unavailable in your country.' },
   // A HEAD request or a bot (link preview, mail scanner) on a capped link: 200 and no destination, so neither
   // burns nor reveals a one-time link.

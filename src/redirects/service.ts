@@ -42,6 +42,8 @@ export type RedirectOutcome =
   | { kind: 'scheduled' }
   | { kind: 'expired' }
   | { kind: 'limit_reached' }
+  /** The server's operator disabled the link: a page saying so, never the destination. */
+  | { kind: 'disabled' }
   | { kind: 'geo_blocked' }
   /** A capped link asked for by a request that does not count (HEAD, a bot): its destination is not shown. */
   | { kind: 'limited_use' }
@@ -79,6 +81,7 @@ export interface Decided {
 const NOT_FOUND: RedirectOutcome = { kind: 'not_found' };
 const SCHEDULED: RedirectOutcome = { kind: 'scheduled' };
 const EXPIRED: RedirectOutcome = { kind: 'expired' };
+const DISABLED: RedirectOutcome = { kind: 'disabled' };
 
 /**
  * Whether a visit counts (a GET by a person) or is an AI agent's (counted apart, src/clicks/agents.ts); HEAD
@@ -130,6 +133,7 @@ const cacheKey = (key: LinkKey): string => ('code' in key ? key.code : `${key.na
 
 const toCached = (link: Link, loadedAtMs: number, unsafe: string[] | null, clickIdFor: string | null): CachedLink => ({
   unsafe,
+  disabled: link.disabledAt !== null,
   routing: compileRouting(link.rules, link.variants),
   passwordHash: link.passwordHash,
   fallback: link.expiredUrl === null ? null : { kind: 'fallback', url: link.expiredUrl },
@@ -266,6 +270,7 @@ export class RedirectService {
    */
   private decideFor(link: CachedLink, visitor: Visitor, customDomain: string | null, now: number): Decided | undefined {
     if (customDomain !== null && link.domain !== customDomain) return { outcome: NOT_FOUND, journaled: null };
+    if (link.disabled) return { outcome: DISABLED, journaled: null };
     if (link.activeFromMs !== null && now < link.activeFromMs) return { outcome: SCHEDULED, journaled: null };
     if (link.expiresAtMs !== null && now >= link.expiresAtMs) return { outcome: link.fallback ?? EXPIRED, journaled: null };
     if (link.blockedCountries !== null || link.unsafe !== null || link.maxClicks !== null || link.passwordHash !== null) return undefined;
@@ -331,7 +336,7 @@ export class RedirectService {
   async submitPassword(key: LinkKey, visitor: Visitor, password: string, customDomain: string | null): Promise<{ outcome: RedirectOutcome; pass?: { name: string; value: string } }> {
     const now = this.clock.now().getTime();
     const link = this.cache.get(cacheKey(key), now) ?? (await this.load(key, now));
-    if (!link || link.passwordHash === null || (customDomain !== null && link.domain !== customDomain)) return { outcome: await this.visit(key, visitor, customDomain) };
+    if (!link || link.disabled || link.passwordHash === null || (customDomain !== null && link.domain !== customDomain)) return { outcome: await this.visit(key, visitor, customDomain) };
     const wait = this.passes.waitSeconds(visitor.ip, link.id, now);
     if (wait > 0) return { outcome: { kind: 'password', wrong: true, waitSeconds: wait } };
     if (!(await verifyPassword(password, link.passwordHash))) {

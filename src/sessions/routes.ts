@@ -43,8 +43,16 @@ export const sessionRoutes =
     app.post(
       '/api/auth/sign-up',
       {
-        config: { access: open, errors: ['INVALID_EMAIL', 'INVALID_PASSWORD', 'EMAIL_TAKEN', 'SIGNUP_CLOSED', 'TOO_MANY_SIGN_IN_ATTEMPTS'] },
-        schema: { tags, operationId: 'signUp', summary: 'Create a Free account with a password and sign in (sets the session cookie)', description: 'For the dashboard, no key: opens a Free account and signs it in, setting the session cookie. Refused when the operator has closed sign-ups.', body: Credentials, response: { 201: SessionAnswer, ...errorResponses(400, 403, 409, 429) } },
+        config: { access: open, errors: ['INVALID_EMAIL', 'INVALID_PASSWORD', 'EMAIL_TAKEN', 'SIGNUP_CLOSED', 'INVITE_REQUIRED', 'INVALID_INVITE', 'TOO_MANY_SIGN_IN_ATTEMPTS'] },
+        schema: {
+          tags,
+          operationId: 'signUp',
+          summary: 'Create an account with a password and sign in (sets the session cookie)',
+          description:
+            "For the dashboard, no key: opens an account on the plan the operator set for sign-ups (or the invite's) and signs it in, setting the session cookie. The first account of a server becomes its operator. Refused when the operator has closed sign-ups, or without an invite when they take invites only.",
+          body: Type.Object({ ...Credentials.properties, invite: Type.Optional(Type.String({ maxLength: 200, description: 'The token of an invite link (?invite=...)' })) }),
+          response: { 201: SessionAnswer, ...errorResponses(400, 403, 409, 429) },
+        },
       },
       async (request, reply) => {
         const signedIn = await sessions.signUp(request.body, request.ip);
@@ -53,11 +61,46 @@ export const sessionRoutes =
       },
     );
 
+    app.get(
+      '/api/auth/sign-up-options',
+      {
+        config: { access: open, errors: [] },
+        schema: {
+          tags,
+          operationId: 'getSignUpOptions',
+          summary: 'Whether the sign-up page is open',
+          description: 'For the sign-up page: open, invite (an invite link is needed) or closed; `firstAccount` when the server has no account yet (the first becomes its operator).',
+          response: { 200: Type.Object({ mode: StringEnum(['open', 'invite', 'closed']), firstAccount: Type.Boolean() }) },
+        },
+      },
+      async () => sessions.signUpOptions(),
+    );
+
+    app.post(
+      '/api/auth/reset-password',
+      {
+        config: { access: open, errors: ['INVALID_RESET_TOKEN', 'INVALID_PASSWORD', 'ACCOUNT_DISABLED', 'TOO_MANY_SIGN_IN_ATTEMPTS'] },
+        schema: {
+          tags,
+          operationId: 'resetPassword',
+          summary: "Set a new password with the operator's one-time reset link, and sign in",
+          description: 'For the dashboard: the token of a reset link the operator made (Admin, or the CLI) and the new password. Every session of the account ends; this browser signs in.',
+          body: Type.Object({ token: Type.String({ maxLength: 200 }), password: Type.String({ maxLength: PASSWORD_MAX_LENGTH * 4 }) }),
+          response: { 200: SessionAnswer, ...errorResponses(400, 403, 429) },
+        },
+      },
+      async (request, reply) => {
+        const signedIn = await sessions.resetPassword(request.body, request.ip);
+        setSessionCookie(reply, signedIn.token, secureCookie);
+        return answer(signedIn);
+      },
+    );
+
     app.post(
       '/api/auth/sign-in',
       {
-        config: { access: open, errors: ['BAD_CREDENTIALS', 'TOO_MANY_SIGN_IN_ATTEMPTS'] },
-        schema: { tags, operationId: 'signIn', summary: 'Sign in with email and password (sets the session cookie)', description: 'For the dashboard, no key: signs in with email and password and sets the session cookie. Repeated failures lock further attempts for a while.', body: Credentials, response: { 200: SessionAnswer, ...errorResponses(401, 429) } },
+        config: { access: open, errors: ['BAD_CREDENTIALS', 'ACCOUNT_DISABLED', 'TOO_MANY_SIGN_IN_ATTEMPTS'] },
+        schema: { tags, operationId: 'signIn', summary: 'Sign in with email and password (sets the session cookie)', description: 'For the dashboard, no key: signs in with email and password and sets the session cookie. Repeated failures lock further attempts for a while.', body: Credentials, response: { 200: SessionAnswer, ...errorResponses(401, 403, 429) } },
       },
       async (request, reply) => {
         const signedIn = await sessions.signIn(request.body, request.ip);

@@ -27,6 +27,15 @@ export interface SignedIn {
   expiresAt: Date;
 }
 
+/** Who may sign up, and the operator's one-time links (src/admin/sign-ups.ts). */
+export interface SignUpGate {
+  /** Refuses a sign-up (SIGNUP_CLOSED, INVITE_REQUIRED, INVALID_INVITE) or answers its plan and what to do after. */
+  admit(invite: string | undefined): Promise<{ tier: string; made(accountId: string): Promise<void>; failed(): Promise<void> }>;
+  options(): Promise<{ mode: 'open' | 'invite' | 'closed'; firstAccount: boolean }>;
+  /** The account a password reset link is for, using the link up; INVALID_RESET_TOKEN otherwise. */
+  takeReset(token: string): Promise<string>;
+}
+
 export interface SessionCaller extends Caller {
   sessionId: string;
 }
@@ -51,17 +60,41 @@ export class SessionsService {
     private readonly accounts: AccountsService,
     private readonly limits: AttemptLimits,
     private readonly clock: Clock,
-    private readonly signupOpen: boolean,
+    private readonly gate: SignUpGate,
   ) {}
 
-  /** A Free account with its namespace and first key, as `users create` makes, signed in. */
-  async signUp(input: { email: string; password: string }, address: string): Promise<SignedIn> {
-    if (!this.signupOpen) throw errors.signupClosed();
+  /** An account of the sign-up plan (or the invite's) with its namespace and first key, as `users create` makes, signed in. */
+  async signUp(input: { email: string; password: string; invite?: string }, address: string): Promise<SignedIn> {
     checkNewPassword(input.password);
     // Every sign-up is counted, not only failures: each costs a hash and makes an account.
     await this.limits.charge(address, null);
-    const account = await this.accounts.createAccount({ email: input.email, tier: 'free', passwordHash: await hashPassword(input.password) });
+    const admitted = await this.gate.admit(input.invite);
+    let account: Awaited<ReturnType<AccountsService['createAccount']>>;
+    try {
+      account = await this.accounts.createAccount({ email: input.email, tier: admitted.tier, passwordHash: await hashPassword(input.password) });
+    } catch (error) {
+      await admitted.failed();
+      throw error;
+    }
+    await admitted.made(account.id);
     return this.open(account);
+  }
+
+  /** Sets a new password with the operator's one-time reset link; every session of the account ends, this browser signs in. */
+  async resetPassword(input: { token: string; password: string }, address: string): Promise<SignedIn> {
+    checkNewPassword(input.password);
+    await this.limits.charge(address, null);
+    const account = await this.accounts.accountById(await this.gate.takeReset(input.token));
+    if (!account) throw errors.invalidResetToken();
+    if (account.disabledAt !== null) throw errors.accountDisabled();
+    const next = this.newSession(account.id);
+    await this.repo.replacePassword(account.id, await hashPassword(input.password), next.row);
+    return this.signedIn(next, account);
+  }
+
+  /** What the sign-up page shows: whether it is open, and whether this is the server's first account. */
+  signUpOptions(): ReturnType<SignUpGate['options']> {
+    return this.gate.options();
   }
 
   async signIn(input: { email: string; password: string }, address: string): Promise<SignedIn> {
@@ -72,6 +105,7 @@ export class SessionsService {
     const matches = await verifyPassword(input.password, account?.password_hash ?? (await decoyHash()));
     if (!account || !account.password_hash || !matches) throw errors.badCredentials();
     await succeeded();
+    if (account.disabled_at !== null) throw errors.accountDisabled();
     return this.open(account);
   }
 
@@ -79,9 +113,9 @@ export class SessionsService {
   async authenticate(token: string): Promise<SessionCaller | null> {
     if (token.length < 20 || token.length > 100) return null;
     const row = await this.repo.findLive(sha256(token), this.clock.now().toISOString());
-    if (!row) return null;
+    if (!row || row.disabled_at !== null) return null;
     const account = publicAccount(row);
-    return { accountId: account.id, email: account.email, tier: account.tier, namespace: account.namespace, keyId: 'session', via: 'session', sessionId: row.session_id };
+    return { accountId: account.id, email: account.email, tier: account.tier, namespace: account.namespace, role: account.role, keyId: 'session', via: 'session', sessionId: row.session_id };
   }
 
   /** True when `given` is the CSRF token of the session `token` opened (compared in constant time). */

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Caller } from '../caller.js';
-import type { Plans } from '../plans.js';
+import { limitsOf, type Plans } from '../plans.js';
 import type { Clock } from '../clock.js';
 import { errors, type AppError } from '../errors.js';
 import type { Charge, CounterStore } from './counters.js';
@@ -76,7 +76,7 @@ export class UsageService {
 
   private chargesFor(caller: Caller, names: CountedLimit[], amount: number) {
     const now = this.clock.now().getTime();
-    const plan = this.plans[caller.tier];
+    const plan = limitsOf(this.plans, caller);
     return names.flatMap((name) => {
       const limit = plan[name];
       if (limit === null) return [];

@@ -1,4 +1,4 @@
-import type { Plans } from '../plans.js';
+import { limitsOf, type Plans } from '../plans.js';
 import type { Caller } from '../caller.js';
 import type { Clock } from '../clock.js';
 import { errors, requireChange } from '../errors.js';
@@ -35,7 +35,7 @@ export class WebhookService {
   ) {}
 
   async list(caller: Caller): Promise<{ webhooks: Webhook[]; limit: number | null }> {
-    return { webhooks: (await this.repo.list(caller.accountId)).map(toWebhook), limit: this.plans[caller.tier].webhooks };
+    return { webhooks: (await this.repo.list(caller.accountId)).map(toWebhook), limit: limitsOf(this.plans, caller).webhooks };
   }
 
   async get(caller: Caller, id: string): Promise<Webhook> {
@@ -48,7 +48,7 @@ export class WebhookService {
     const events = checkEvents(input.events);
     const name = checkName(input.name, url);
     const secret = checkSecret(input.secret);
-    const limit = this.plans[caller.tier].webhooks;
+    const limit = limitsOf(this.plans, caller).webhooks;
     const row: WebhookRow = {
       id: newId('whk'),
       account_id: caller.accountId,

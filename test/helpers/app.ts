@@ -58,7 +58,14 @@ export interface TestApp {
 
 let counter = 0;
 
-export async function startApp(env: Record<string, string> = {}): Promise<TestApp> {
+/** The first account of every test app (see `startApp`): the server's operator. */
+export const OPERATOR_EMAIL = 'operator@snip.test';
+
+/**
+ * `empty`: start without accounts. Otherwise the database's first account (which becomes its operator, with no plan
+ * limits) is made here, so the accounts a test makes are ordinary members whose plans apply.
+ */
+export async function startApp(env: Record<string, string> = {}, options: { empty?: boolean } = {}): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'snip-test-'));
   const schema = testDatabaseUrl ? `t_${randomBytes(6).toString('hex')}` : undefined;
   const config = loadConfig({
@@ -77,6 +84,7 @@ export async function startApp(env: Record<string, string> = {}): Promise<TestAp
   const undeclared: string[] = [];
   const report = (where: string, code: string) => undeclared.push(`${where}: ${code}`);
   const { app, core } = await buildApp(config, { clock, pgSchema: schema, onUndeclaredCode: report });
+  if (!options.empty) await core.accounts.createAccount({ email: OPERATOR_EMAIL, tier: 'free' });
   return {
     app,
     core,

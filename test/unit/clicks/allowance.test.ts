@@ -10,6 +10,7 @@ const may = Date.parse('2026-05-20T10:00:00Z');
 const account = (id: string, tier: string, tracked: number, extra: Partial<AccountClickState> = {}): AccountClickState => ({
   account_id: id,
   tier,
+  role: 'member',
   tracked_clicks: tracked,
   overage_limit_cents: null,
   grace_started_at: null,
