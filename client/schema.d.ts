@@ -74,10 +74,50 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Create a Free account with a password and sign in (sets the session cookie)
-         * @description For the dashboard, no key: opens a Free account and signs it in, setting the session cookie. Refused when the operator has closed sign-ups.
+         * Create an account with a password and sign in (sets the session cookie)
+         * @description For the dashboard, no key: opens an account on the plan the operator set for sign-ups (or the invite's) and signs it in, setting the session cookie. The first account of a server becomes its operator. Refused when the operator has closed sign-ups, or without an invite when they take invites only.
          */
         post: operations["signUp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sign-up-options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether the sign-up page is open
+         * @description For the sign-up page: open, invite (an invite link is needed) or closed; `firstAccount` when the server has no account yet (the first becomes its operator).
+         */
+        get: operations["getSignUpOptions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/reset-password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a new password with the operator's one-time reset link, and sign in
+         * @description For the dashboard: the token of a reset link the operator made (Admin, or the CLI) and the new password. Every session of the account ends; this browser signs in.
+         */
+        post: operations["resetPassword"];
         delete?: never;
         options?: never;
         head?: never;
@@ -283,6 +323,290 @@ export interface paths {
          * @description Stops one of the caller's keys from working; the key that makes the call may revoke itself.
          */
         delete: operations["revokeKeyB"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Accounts, searched by email
+         * @description Every account of the server, oldest first, with its plan, role, state and number of links; `q` keeps the emails that contain it.
+         */
+        get: operations["adminListAccounts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/accounts/{id}/plan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change an account's plan
+         * @description Moves the account to another plan; it applies to the account's next request.
+         */
+        put: operations["adminSetPlan"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/accounts/{id}/role": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Make an account an operator, or a member again
+         * @description Operators run the server: no plan limits and this Admin area. An operator cannot demote themselves, and the last operator stays one.
+         */
+        put: operations["adminSetRole"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/accounts/{id}/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Disable an account
+         * @description Its sessions end, its keys and OAuth grants are refused (ACCOUNT_DISABLED) until it is enabled again; its links keep redirecting.
+         */
+        post: operations["adminDisableAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/accounts/{id}/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enable a disabled account
+         * @description Its keys and OAuth grants work again; its owner signs in again.
+         */
+        post: operations["adminEnableAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/accounts/{id}/password-reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A one-time link to set a new password
+         * @description Answers a link (valid 24 hours, once) for the operator to pass on; a newer link replaces it. Using it ends every session of the account.
+         */
+        post: operations["adminPasswordReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/accounts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete an account and everything it owns
+         * @description Deletes the account, its links, clicks, keys, webhooks, folders and domains for good.
+         */
+        delete: operations["adminDeleteAccount"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/sign-ups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The sign-up setting
+         * @description Whether the sign-up page is open, by invite only or closed, and the plan new accounts get.
+         */
+        get: operations["adminGetSignUps"];
+        /**
+         * Change the sign-up setting
+         * @description Opens, restricts to invites or closes the sign-up page, and sets the plan new accounts get.
+         */
+        put: operations["adminSetSignUps"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/invites": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A one-time invite link
+         * @description A sign-up link that works once within 7 days, also while sign-ups are invite only; the account made with it gets `tier` (default: the plan of new accounts).
+         */
+        post: operations["adminCreateInvite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/links/find": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find any link by its short URL
+         * @description Takes a short URL (on the default host or a custom domain) or its short path, such as abc123 or ns/slug.
+         */
+        get: operations["adminFindLink"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/links/{id}/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Disable a link (abuse)
+         * @description Visitors get a page saying the link was disabled, never its destination; the owner sees the reason and cannot change or re-enable it.
+         */
+        post: operations["adminDisableLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/links/{id}/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enable a disabled link
+         * @description The link redirects again.
+         */
+        post: operations["adminEnableLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The server's status
+         * @description Version, database, Redis, clicks not yet committed, webhook deliveries waiting, and how many accounts and links there are.
+         */
+        get: operations["adminStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The audit log of operator actions
+         * @description Every operator action with who did it and when, newest first; `before` takes the `next` of the previous page.
+         */
+        get: operations["adminAuditLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1140,6 +1464,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/tags/{tag}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a tag (any case) from every link carrying it
+         * @description Takes one of the caller's tags off all of their links at once and answers how many links carried it; the links themselves stay.
+         */
+        delete: operations["deleteTagA"];
+        options?: never;
+        head?: never;
+        /**
+         * Rename a tag (any case) on every link carrying it
+         * @description Renames one of the caller's tags on all of their links at once; a new spelling of the same tag (sale to Sale) is a rename too. A name the caller already uses for another tag is 409 TAG_EXISTS.
+         */
+        patch: operations["renameTagA"];
+        trace?: never;
+    };
     "/api/links/{shortPath}/tags": {
         parameters: {
             query?: never;
@@ -1198,6 +1546,30 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/tags/{tag}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a tag (any case) from every link carrying it
+         * @description Takes one of the caller's tags off all of their links at once and answers how many links carried it; the links themselves stay.
+         */
+        delete: operations["deleteTagB"];
+        options?: never;
+        head?: never;
+        /**
+         * Rename a tag (any case) on every link carrying it
+         * @description Renames one of the caller's tags on all of their links at once; a new spelling of the same tag (sale to Sale) is a rename too. A name the caller already uses for another tag is 409 TAG_EXISTS.
+         */
+        patch: operations["renameTagB"];
         trace?: never;
     };
     "/api/v1/utm-templates": {
@@ -1392,8 +1764,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Every link of the caller's, as CSV or JSON (the operator CLI's `links import` reads both back)
-         * @description Downloads every link of the caller's as one CSV or JSON file, newest first: to keep a copy, or to move the links to another Snip with the operator CLI's `links import`, which reads both formats.
+         * The caller's links, all or as the link list filters them, as CSV or JSON (the operator CLI's `links import` reads both back)
+         * @description Downloads every link of the caller's as one CSV or JSON file, newest first: to keep a copy, or to move the links to another Snip with the operator CLI's `links import`, which reads both formats. The link list's filters (folderId, tag, domain, search) keep only the links that list shows with them.
          */
         get: operations["exportLinksA"];
         put?: never;
@@ -1432,8 +1804,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Every link of the caller's, as CSV or JSON (the operator CLI's `links import` reads both back)
-         * @description Downloads every link of the caller's as one CSV or JSON file, newest first: to keep a copy, or to move the links to another Snip with the operator CLI's `links import`, which reads both formats.
+         * The caller's links, all or as the link list filters them, as CSV or JSON (the operator CLI's `links import` reads both back)
+         * @description Downloads every link of the caller's as one CSV or JSON file, newest first: to keep a copy, or to move the links to another Snip with the operator CLI's `links import`, which reads both formats. The link list's filters (folderId, tag, domain, search) keep only the links that list shows with them.
          */
         get: operations["exportLinksB"];
         put?: never;
@@ -2405,6 +2777,51 @@ export interface components {
             /** @description RATE_LIMITED */
             code: string;
         };
+        /** @description An account as the operator sees it */
+        AdminAccount: {
+            id: string;
+            email: string;
+            /** @enum {string} */
+            tier: "free" | "pro" | "builder" | "enterprise";
+            /** @enum {string} */
+            role: "member" | "operator";
+            namespace: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When an operator disabled it; null while it works
+             */
+            disabledAt: string | null;
+            disabledReason: string | null;
+            linkCount: number;
+        };
+        /** @description Who may make an account from the sign-up page, and the plan new accounts get */
+        SignUpSettings: {
+            /**
+             * @description open: anyone; invite: with an invite link; closed: nobody (the CLI still can)
+             * @enum {string}
+             */
+            mode: "open" | "invite" | "closed";
+            /** @enum {string} */
+            tier: "free" | "pro" | "builder" | "enterprise";
+        };
+        /** @description A link as the operator finds it */
+        AdminLink: {
+            id: string;
+            shortUrl: string;
+            url: string;
+            owner: {
+                id: string;
+                email: string;
+            };
+            /** Format: date-time */
+            createdAt: string;
+            clicks: number;
+            /** Format: date-time */
+            disabledAt: string | null;
+            disabledReason: string | null;
+        };
         /** @description Where an iPhone visitor goes: the app, or its store page when the app is not installed */
         IosAppTarget: {
             /** @description Universal/app link (https) or custom-scheme URL (myapp://path); javascript:, data: and kin are refused */
@@ -2500,6 +2917,8 @@ export interface components {
                  */
                 image?: string;
             } | null;
+            /** @description Why the server's operator disabled the link (visitors get a page saying so; it cannot be changed); null while it works */
+            disabledReason: string | null;
         };
         /** @description The link's app targets (web2app); null when it has none */
         AppLinks: {
@@ -2590,6 +3009,8 @@ export interface components {
                  */
                 image?: string;
             } | null;
+            /** @description Why the server's operator disabled the link (visitors get a page saying so; it cannot be changed); null while it works */
+            disabledReason: string | null;
             /**
              * Format: uri
              * @description Full short URL
@@ -2692,6 +3113,8 @@ export interface components {
                  */
                 image?: string;
             } | null;
+            /** @description Why the server's operator disabled the link (visitors get a page saying so; it cannot be changed); null while it works */
+            disabledReason: string | null;
             /** @description The slug: the code, or <prefix>/<slug> */
             shortUrl: string;
             /**
@@ -2895,7 +3318,7 @@ export interface components {
             domain: string;
             /** @enum {string} */
             status: "pending_txt" | "verified" | "active";
-            /** @description pending until the domain is active, then active */
+            /** @description pending until the domain is active, then active. Snip issues no certificates: HTTPS on the domain is served by the operator's proxy in front of Snip */
             sslStatus: string;
             /** Format: date-time */
             createdAt: string;
@@ -2915,10 +3338,11 @@ export interface components {
                 type: "TXT";
                 value: string;
             };
+            /** @description The record pointing the domain at this server: a CNAME to CNAME_TARGET (BASE_URL's host by default), or an A or AAAA record to its address when that is an IP address */
             cnameRecord: {
                 name: string;
-                /** @enum {string} */
-                type: "CNAME";
+                /** @description CNAME, or A/AAAA when the target is an IP address */
+                type: "CNAME" | "A" | "AAAA";
                 value: string;
             };
         };
@@ -2949,6 +3373,33 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["RateLimitErrorB"];
+            };
+        };
+        /** @description An account as the operator sees it */
+        AdminAccount: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AdminAccount"];
+            };
+        };
+        /** @description Who may make an account from the sign-up page, and the plan new accounts get */
+        SignUpSettings: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["SignUpSettings"];
+            };
+        };
+        /** @description A link as the operator finds it */
+        AdminLink: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AdminLink"];
             };
         };
         /** @description The link made, as Description A answers a create */
@@ -3173,6 +3624,8 @@ export interface operations {
                 "application/json": {
                     email: string;
                     password: string;
+                    /** @description The token of an invite link (?invite=...) */
+                    invite?: string;
                 };
             };
         };
@@ -3182,6 +3635,55 @@ export interface operations {
             403: components["responses"]["ErrorA"];
             408: components["responses"]["ErrorA"];
             409: components["responses"]["ErrorA"];
+            429: components["responses"]["ErrorA"];
+        };
+    };
+    getSignUpOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        mode: "open" | "invite" | "closed";
+                        firstAccount: boolean;
+                    };
+                };
+            };
+            408: components["responses"]["ErrorA"];
+            429: components["responses"]["ErrorA"];
+        };
+    };
+    resetPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    token: string;
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["Session"];
+            400: components["responses"]["ErrorA"];
+            403: components["responses"]["ErrorA"];
+            408: components["responses"]["ErrorA"];
             429: components["responses"]["ErrorA"];
         };
     };
@@ -3203,6 +3705,7 @@ export interface operations {
         responses: {
             200: components["responses"]["Session"];
             401: components["responses"]["ErrorA"];
+            403: components["responses"]["ErrorA"];
             408: components["responses"]["ErrorA"];
             429: components["responses"]["ErrorA"];
         };
@@ -3458,6 +3961,13 @@ export interface operations {
                             prefix: string;
                             /** Format: date-time */
                             createdAt: string;
+                            /** @description What its owner called it; null when unnamed */
+                            name: string | null;
+                            /**
+                             * Format: date-time
+                             * @description When the key was last used, to the minute; null when never
+                             */
+                            lastUsedAt: string | null;
                         }[];
                     };
                 };
@@ -3475,7 +3985,14 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description What to call the key (1-100 characters), to tell keys apart */
+                    name?: string;
+                };
+            };
+        };
         responses: {
             /** @description Default Response */
             201: {
@@ -3489,11 +4006,19 @@ export interface operations {
                         prefix: string;
                         /** Format: date-time */
                         createdAt: string;
+                        /** @description What its owner called it; null when unnamed */
+                        name: string | null;
+                        /**
+                         * Format: date-time
+                         * @description When the key was last used, to the minute; null when never
+                         */
+                        lastUsedAt: string | null;
                         /** @description snip_...; store it now */
                         apiKey: string;
                     };
                 };
             };
+            400: components["responses"]["ErrorA"];
             401: components["responses"]["ErrorA"];
             403: components["responses"]["ErrorA"];
             408: components["responses"]["ErrorA"];
@@ -3527,6 +4052,421 @@ export interface operations {
             404: components["responses"]["ErrorA"];
             408: components["responses"]["ErrorA"];
             429: components["responses"]["RateLimitErrorB"];
+        };
+    };
+    adminListAccounts: {
+        parameters: {
+            query?: {
+                q?: string;
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        accounts: components["schemas"]["AdminAccount"][];
+                        total: number;
+                    };
+                };
+            };
+            400: components["responses"]["ErrorA"];
+            401: components["responses"]["ErrorA"];
+            403: components["responses"]["ErrorA"];
+            408: components["responses"]["ErrorA"];
+            429: components["responses"]["ErrorA"];
+        };
+    };
+    adminSetPlan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    tier: string;
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["AdminAccount"];
+            400: components["responses"]["ErrorA"];
+            401: components["responses"]["ErrorA"];
+            403: components["responses"]["ErrorA"];
+            404: components["responses"]["ErrorA"];
+            408: components["responses"]["ErrorA"];
+            429: components["responses"]["ErrorA"];
+        };
+    };
+    adminSetRole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    role: string;
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["AdminAccount"];
+            400: components["responses"]["ErrorA"];
+            401: components["responses"]["ErrorA"];
+            403: components["responses"]["ErrorA"];
+            404: components["responses"]["ErrorA"];
+            408: components["responses"]["ErrorA"];
+            409: components["responses"]["ErrorA"];
+            429: components["responses"]["ErrorA"];
+        };
+    };
+    adminDisableAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["AdminAccount"];
+            400: components["responses"]["ErrorA"];
+            401: components["responses"]["ErrorA"];
+            403: components["responses"]["ErrorA"];
+            404: components["responses"]["ErrorA"];
+            408: components["responses"]["ErrorA"];
+            409: components["responses"]["ErrorA"];
+            429: components["responses"]["ErrorA"];
+        };
+    };
+    adminEnableAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["AdminAccount"];
+            401: components["responses"]["ErrorA"];
+            403: components["responses"]["ErrorA"];
+            404: components["responses"]["ErrorA"];
+            408: components["responses"]["ErrorA"];
+            429: components["responses"]["ErrorA"];
+        };
+    };
+    adminPasswordReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Pass it on: it works once */
+                        url: string;
+                        /** Format: date-time */
+                        expiresAt: string;
+                    };
+                };
+            };
+            401: components["responses"]["ErrorA"];
+            403: components["responses"]["ErrorA"];
+            404: components["responses"]["ErrorA"];
+            408: components["responses"]["ErrorA"];
+            429: components["responses"]["ErrorA"];
+        };
+    };
+    adminDeleteAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        deleted: true;
+                        links: number;
+                        apiKeys: number;
+                        clicks: number;
+                    };
+                };
+            };
+            401: components["responses"]["ErrorA"];
+            403: components["responses"]["ErrorA"];
+            404: components["responses"]["ErrorA"];
+            408: components["responses"]["ErrorA"];
+            409: components["responses"]["ErrorA"];
+            429: components["responses"]["ErrorA"];
+        };
+    };
+    adminGetSignUps: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["SignUpSettings"];
+            401: components["responses"]["ErrorA"];
+            403: components["responses"]["ErrorA"];
+            408: components["responses"]["ErrorA"];
+            429: components["responses"]["ErrorA"];
+        };
+    };
+    adminSetSignUps: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SignUpSettings"];
+            };
+        };
+        responses: {
+            200: components["responses"]["SignUpSettings"];
+            400: components["responses"]["ErrorA"];
+            401: components["responses"]["ErrorA"];
+            403: components["responses"]["ErrorA"];
+            408: components["responses"]["ErrorA"];
+            429: components["responses"]["ErrorA"];
+        };
+    };
+    adminCreateInvite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    tier?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Pass it on: it works once */
+                        url: string;
+                        /** Format: date-time */
+                        expiresAt: string;
+                        /** @enum {string} */
+                        tier: "free" | "pro" | "builder" | "enterprise";
+                    };
+                };
+            };
+            400: components["responses"]["ErrorA"];
+            401: components["responses"]["ErrorA"];
+            403: components["responses"]["ErrorA"];
+            408: components["responses"]["ErrorA"];
+            429: components["responses"]["ErrorA"];
+        };
+    };
+    adminFindLink: {
+        parameters: {
+            query: {
+                url: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["AdminLink"];
+            400: components["responses"]["ErrorA"];
+            401: components["responses"]["ErrorA"];
+            403: components["responses"]["ErrorA"];
+            404: components["responses"]["ErrorA"];
+            408: components["responses"]["ErrorA"];
+            429: components["responses"]["ErrorA"];
+        };
+    };
+    adminDisableLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["AdminLink"];
+            400: components["responses"]["ErrorA"];
+            401: components["responses"]["ErrorA"];
+            403: components["responses"]["ErrorA"];
+            404: components["responses"]["ErrorA"];
+            408: components["responses"]["ErrorA"];
+            429: components["responses"]["ErrorA"];
+        };
+    };
+    adminEnableLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["AdminLink"];
+            401: components["responses"]["ErrorA"];
+            403: components["responses"]["ErrorA"];
+            404: components["responses"]["ErrorA"];
+            408: components["responses"]["ErrorA"];
+            429: components["responses"]["ErrorA"];
+        };
+    };
+    adminStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        version: string;
+                        /** @enum {string} */
+                        database: "sqlite" | "postgres";
+                        /** @enum {string} */
+                        redis: "connected" | "unavailable" | "not configured";
+                        /** @description Click records taken but not yet committed to the database */
+                        journalLag: number;
+                        /** @description Events not yet relayed plus webhook deliveries waiting */
+                        webhookBacklog: number;
+                        accounts: number;
+                        links: number;
+                    };
+                };
+            };
+            401: components["responses"]["ErrorA"];
+            403: components["responses"]["ErrorA"];
+            408: components["responses"]["ErrorA"];
+            429: components["responses"]["ErrorA"];
+        };
+    };
+    adminAuditLog: {
+        parameters: {
+            query?: {
+                limit?: number;
+                before?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        entries: {
+                            id: string;
+                            /** Format: date-time */
+                            at: string;
+                            /** @description The operator's email, or cli */
+                            actor: string;
+                            action: string;
+                            target: string | null;
+                            detail: {
+                                [key: string]: unknown;
+                            } | null;
+                        }[];
+                        next: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["ErrorA"];
+            401: components["responses"]["ErrorA"];
+            403: components["responses"]["ErrorA"];
+            408: components["responses"]["ErrorA"];
+            429: components["responses"]["ErrorA"];
         };
     };
     listLinksA: {
@@ -5903,6 +6843,82 @@ export interface operations {
             429: components["responses"]["ErrorA"];
         };
     };
+    deleteTagA: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description One of the caller's tags, URL-encoded; any case */
+                tag: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The tag deleted */
+                        tag: string;
+                        /** @description The links it was taken off; the links themselves stay */
+                        linkCount: number;
+                    };
+                };
+            };
+            400: components["responses"]["ErrorA"];
+            401: components["responses"]["ErrorA"];
+            403: components["responses"]["ErrorA"];
+            404: components["responses"]["ErrorA"];
+            408: components["responses"]["ErrorA"];
+            429: components["responses"]["ErrorA"];
+        };
+    };
+    renameTagA: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description One of the caller's tags, URL-encoded; any case */
+                tag: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The new name: 1-30 characters after trimming: letters, digits, spaces, hyphens, underscores; not another tag the caller uses */
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The tag under its new name, as every link now writes it */
+                        tag: string;
+                        /** @description The account's links carrying it */
+                        linkCount: number;
+                    };
+                };
+            };
+            400: components["responses"]["ErrorA"];
+            401: components["responses"]["ErrorA"];
+            403: components["responses"]["ErrorA"];
+            404: components["responses"]["ErrorA"];
+            408: components["responses"]["ErrorA"];
+            409: components["responses"]["ErrorA"];
+            429: components["responses"]["ErrorA"];
+        };
+    };
     addLinkTagsB: {
         parameters: {
             query?: never;
@@ -6005,6 +7021,82 @@ export interface operations {
             401: components["responses"]["ErrorA"];
             403: components["responses"]["ErrorA"];
             408: components["responses"]["ErrorA"];
+            429: components["responses"]["RateLimitErrorB"];
+        };
+    };
+    deleteTagB: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description One of the caller's tags, URL-encoded; any case */
+                tag: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The tag deleted */
+                        tag: string;
+                        /** @description The links it was taken off; the links themselves stay */
+                        linkCount: number;
+                    };
+                };
+            };
+            400: components["responses"]["ErrorA"];
+            401: components["responses"]["ErrorA"];
+            403: components["responses"]["ErrorA"];
+            404: components["responses"]["ErrorA"];
+            408: components["responses"]["ErrorA"];
+            429: components["responses"]["RateLimitErrorB"];
+        };
+    };
+    renameTagB: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description One of the caller's tags, URL-encoded; any case */
+                tag: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The new name: 1-30 characters after trimming: letters, digits, spaces, hyphens, underscores; not another tag the caller uses */
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The tag under its new name, as every link now writes it */
+                        tag: string;
+                        /** @description The account's links carrying it */
+                        linkCount: number;
+                    };
+                };
+            };
+            400: components["responses"]["ErrorA"];
+            401: components["responses"]["ErrorA"];
+            403: components["responses"]["ErrorA"];
+            404: components["responses"]["ErrorA"];
+            408: components["responses"]["ErrorA"];
+            409: components["responses"]["ErrorA"];
             429: components["responses"]["RateLimitErrorB"];
         };
     };
@@ -6385,6 +7477,14 @@ export interface operations {
             query?: {
                 /** @description csv (a header row, RFC 4180 quoting) or json */
                 format?: "csv" | "json";
+                /** @description Only the links in this folder of the caller's; `none`: only links in no folder */
+                folderId?: string;
+                /** @description Only the links carrying this tag, in any case */
+                tag?: string;
+                /** @description Only the links whose short URL is on this custom domain */
+                domain?: string;
+                /** @description Only the links whose destination, code or slug contains this text, ignoring case (at most 200 characters) */
+                search?: string;
             };
             header?: never;
             path?: never;
@@ -6481,6 +7581,7 @@ export interface operations {
             400: components["responses"]["ErrorA"];
             401: components["responses"]["ErrorA"];
             403: components["responses"]["ErrorA"];
+            404: components["responses"]["ErrorA"];
             408: components["responses"]["ErrorA"];
             429: components["responses"]["ErrorA"];
         };
@@ -6560,6 +7661,14 @@ export interface operations {
             query?: {
                 /** @description csv (a header row, RFC 4180 quoting) or json */
                 format?: "csv" | "json";
+                /** @description Only the links in this folder of the caller's; `none`: only links in no folder */
+                folderId?: string;
+                /** @description Only the links carrying this tag, in any case */
+                tag?: string;
+                /** @description Only the links whose short URL is on this custom domain */
+                domain?: string;
+                /** @description Only the links whose destination, code or slug contains this text, ignoring case (at most 200 characters) */
+                search?: string;
             };
             header?: never;
             path?: never;
@@ -6656,6 +7765,7 @@ export interface operations {
             400: components["responses"]["ErrorA"];
             401: components["responses"]["ErrorA"];
             403: components["responses"]["ErrorA"];
+            404: components["responses"]["ErrorA"];
             408: components["responses"]["ErrorA"];
             429: components["responses"]["RateLimitErrorB"];
         };
@@ -7840,10 +8950,11 @@ export interface operations {
                             type: "TXT";
                             value: string;
                         };
+                        /** @description The record pointing the domain at this server: a CNAME to CNAME_TARGET (BASE_URL's host by default), or an A or AAAA record to its address when that is an IP address */
                         cnameRecord: {
                             name: string;
-                            /** @enum {string} */
-                            type: "CNAME";
+                            /** @description CNAME, or A/AAAA when the target is an IP address */
+                            type: "CNAME" | "A" | "AAAA";
                             value: string;
                         };
                     };
