@@ -3,12 +3,10 @@ import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { IconPencil, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
-import { nextTier } from '../account/plan-format';
 import { ConfirmModal } from '../components/ConfirmModal';
-import { EmptyState, formatDateTime, Loading, PageTitle, UpgradeHint } from '../components/ui';
+import { EmptyState, formatDateTime, Loading, PageTitle, PlanHint } from '../components/ui';
 import { FolderForm } from '../organize/FolderForm';
 import { deleteFolder, FOLDERS_KEY, linkCount, listFolders, type Folder, type FolderList } from '../organize/folders';
-import { useAccount } from '../session';
 import { LoadError } from '../organize/LoadError';
 
 const countText = (data: FolderList) =>
@@ -49,7 +47,6 @@ function FolderItem({ folder, onEdit, onDelete }: { folder: Folder; onEdit: () =
 
 /** The create form while one more folder fits; at the plan's limit, why not and what would allow more. */
 function CreateSection({ data }: { data: FolderList }) {
-  const account = useAccount();
   return (
     <Paper withBorder p="md" radius="md">
       <Title order={2} size="h4" mb="sm">
@@ -62,7 +59,7 @@ function CreateSection({ data }: { data: FolderList }) {
           <Text size="sm">
             You have {countText(data)}, the most your plan allows. Delete one, or move to a plan with more folders.
           </Text>
-          <UpgradeHint tier={nextTier(account.tier)} feature="More folders" />
+          <PlanHint feature="More folders" />
         </Stack>
       )}
     </Paper>
