@@ -2,8 +2,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { bind, callerOf } from '../http/access.js';
 import { optionalBody } from '../http/validators.js';
-import { DateTime, errorResponses, Nullable } from '../schema/shapes.js';
+import { DateTime, errorResponses, Nullable, StringEnum } from '../schema/shapes.js';
 import { TIERS } from '../plans.js';
+import { ROLES } from '../caller.js';
 import { ACCOUNT_OPERATIONS as ops } from './operations.js';
 import type { AccountsService } from './service.js';
 
@@ -14,6 +15,7 @@ export const Profile = Type.Object({
   email: Type.String(),
   tier: Type.Union(TIERS.map((t) => Type.Literal(t))),
   namespace: Nullable(Type.String({ description: 'Prefix of custom-slug links: <namespace>/<slug>' })),
+  role: StringEnum(ROLES, { description: '`operator`: runs this server (no plan limits: `limits` says so); `member`: every other account' }),
   createdAt: DateTime(),
   limits: Type.Object({
     apiAccess: Type.Boolean(),

@@ -21,7 +21,7 @@ export interface Account {
   disabledAt: string | null;
 }
 
-export interface Profile extends Account {
+export interface Profile extends Omit<Account, 'disabledAt'> {
   limits: PlanLimits;
 }
 
@@ -229,7 +229,7 @@ export class AccountsService {
   async profile(accountId: string): Promise<Profile> {
     const row = await this.repo.findById(accountId);
     if (!row) throw errors.accountNotFound();
-    const account = toAccount(row);
+    const { disabledAt: _disabled, ...account } = toAccount(row);
     return { ...account, limits: limitsOf(this.plans, account) };
   }
 

@@ -1,5 +1,5 @@
 import type { Caller } from '../caller.js';
-import { isTier, limitsOf, type Plans } from '../plans.js';
+import { limitsOf, type Plans } from '../plans.js';
 import type { ClickRow } from '../clicks/repository.js';
 import type { Clock } from '../clock.js';
 import { errors } from '../errors.js';

@@ -1,15 +1,16 @@
 import path from 'node:path';
 import { parse, type CsvError } from 'csv-parse';
 import { errors } from '../errors.js';
-import { hasDestinationColumn, importColumnOf, importItem, IMPORT_FIELDS } from '../links/import-columns.js';
+import { hasDestinationColumn, importColumnOf, importItem, IMPORT_FIELDS, sniffImportFormat, type ImportFormat } from '../links/import-columns.js';
 
 /**
  * Turns an import file (CSV, a JSON document or JSON lines) into rows for `links import`. Only the file format is
- * handled here: every link rule (URL, slug, dates, maxClicks) stays in the links service, which judges each row.
+ * handled here: every link rule (URL, slug, dates, maxClicks) stays in the links service, which judges each row, so a
+ * bad value fails its row with the code and sentence every other surface gives it (test/parity/link-fields.test.ts).
+ * The dashboard's preview flags the same rows before sending (`importProblems` in src/links/import-columns.ts).
  */
 
-/** CSV, one JSON document (`{"links":[...]}` as the exports write it, or an array of links) or JSON lines. */
-export type ImportFormat = 'csv' | 'json' | 'jsonl';
+export type { ImportFormat };
 export const IMPORT_FORMATS: readonly ImportFormat[] = ['csv', 'json', 'jsonl'];
 
 /**
@@ -31,22 +32,9 @@ export function parseImportFormat(raw: string | undefined): ImportFormat | null 
   throw errors.invalidFormat(IMPORT_FORMATS, '--format');
 }
 
-const startOf = (head: string) => head.replace(/^\uFEFF/, '').trimStart();
-/** `[` or an object whose first key is `links` (the exports' JSON): one JSON document rather than JSON lines. */
-const isJsonDocument = (head: string) => /^(\[|\{\s*"links"\s*:)/.test(startOf(head));
-
-/**
- * The format of an import file: `--format`; else `.csv` is CSV, `.jsonl` and `.ndjson` JSON lines, `.json` a JSON
- * document or JSON lines by its start; any other file is sniffed from its first characters (`{"links":` or `[` a
- * JSON document, another `{` JSON lines, anything else CSV).
- */
+/** The format of an import file: `--format`, else by its name and first characters, as the dashboard tells it. */
 export function importFormatOf(file: string, head: string, forced: ImportFormat | null): ImportFormat {
-  if (forced) return forced;
-  const extension = path.extname(file).toLowerCase();
-  if (extension === '.csv') return 'csv';
-  if (extension === '.jsonl' || extension === '.ndjson') return 'jsonl';
-  if (isJsonDocument(head)) return 'json';
-  return extension === '.json' || startOf(head).startsWith('{') ? 'jsonl' : 'csv';
+  return forced ?? sniffImportFormat(path.basename(file), head);
 }
 
 /** Decoded text with the byte-order mark removed and CRLF turned into LF (also across chunk boundaries). */

@@ -16,20 +16,28 @@ const NotFoundPage = Nullable(NotFoundPageShape);
 // The request's page is judged by the service (one code, INVALID_NOT_FOUND_PAGE, for every bad shape).
 const NotFoundPageInput = Type.Unsafe<unknown>({ description: 'null clears it; else {type: "redirect", redirectUrl} or {type: "html", html}' });
 const DnsRecord = <T extends string>(type: T) => Type.Object({ name: Type.String(), type: Type.Literal(type), value: Type.String() });
+const PointerRecord = Type.Object(
+  {
+    name: Type.String(),
+    type: Type.Union([Type.Literal('CNAME'), Type.Literal('A'), Type.Literal('AAAA')], { description: 'CNAME, or A/AAAA when the target is an IP address' }),
+    value: Type.String(),
+  },
+  { description: "The record pointing the domain at this server: a CNAME to CNAME_TARGET (BASE_URL's host by default), or an A or AAAA record to its address when that is an IP address" },
+);
 export const DomainItem = named('Domain', 'A custom domain', Type.Object({
   domain: Type.String(),
   status: Status,
-  sslStatus: Type.String({ description: 'pending until the domain is active, then active' }),
+  sslStatus: Type.String({ description: "pending until the domain is active, then active. Snip issues no certificates: HTTPS on the domain is served by the operator's proxy in front of Snip" }),
   createdAt: DateTime(),
   linkCount: Type.Integer(),
   isDefault: Type.Boolean({ description: 'New links use this domain' }),
   notFoundPage: NotFoundPage,
   txtRecord: DnsRecord('TXT'),
-  cnameRecord: DnsRecord('CNAME'),
+  cnameRecord: PointerRecord,
 }));
 // The answers, named: MCP's domain tools answer the same (src/mcp/tools/domains.ts).
 export const DomainList = Type.Object({ domains: Type.Array(DomainItem), monthlyPrice: Type.Number() });
-export const AddedDomain = Type.Object({ domain: Type.String(), status: Status, verificationToken: Type.String(), txtRecord: DnsRecord('TXT'), cnameRecord: DnsRecord('CNAME') });
+export const AddedDomain = Type.Object({ domain: Type.String(), status: Status, verificationToken: Type.String(), txtRecord: DnsRecord('TXT'), cnameRecord: PointerRecord });
 export const DomainVerification = Type.Object({ verified: Type.Boolean(), status: Status, hint: Type.String() });
 export const DomainActivation = Type.Object({ success: Type.Boolean(), domain: Type.String(), status: Status, billing: Type.Object({ free: Type.Boolean() }) });
 export const DomainDeleted = Type.Object({ success: Type.Boolean() });

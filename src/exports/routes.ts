@@ -7,7 +7,7 @@ import { BreakdownFields } from '../analytics/schemas.js';
 import { PERIODS } from '../analytics/service.js';
 import { bind, callerOf } from '../http/access.js';
 import { DateTime, errorResponses, Nullable } from '../schema/shapes.js';
-import { ShortPathParams } from '../links/schemas.js';
+import { ListQuery, ShortPathParams } from '../links/schemas.js';
 import { EXPORT_OPERATIONS as ops } from './operations.js';
 import { DEFAULT_EXPORT_FORMAT, DEFAULT_STATS_PERIOD, EXPORT_FORMATS, type ExportFile, type ExportsService } from './service.js';
 
@@ -16,6 +16,8 @@ const FormatField = Type.Union(
   { default: DEFAULT_EXPORT_FORMAT, description: 'csv (a header row, RFC 4180 quoting) or json' },
 );
 const ExportQuery = Type.Object({ format: Type.Optional(FormatField) });
+/** The link list's filters (GET /api/links, /api/v1/links), with the same meaning: an export of what the list shows. */
+const LinksExportQuery = Type.Composite([ExportQuery, Type.Pick(ListQuery, ['folderId', 'tag', 'domain', 'search'])]);
 const StatsExportQuery = Type.Object({
   format: Type.Optional(FormatField),
   period: Type.Optional(Type.Union(PERIODS.map((p) => Type.Literal(p)), { default: DEFAULT_STATS_PERIOD })),
@@ -78,16 +80,20 @@ export const exportRoutes =
           config: bind(ops.links, surface),
           schema: {
             tags,
-            summary: "Every link of the caller's, as CSV or JSON (the operator CLI's `links import` reads both back)",
-            description: "Downloads every link of the caller's as one CSV or JSON file, newest first: to keep a copy, or to move the links to another Snip with the operator CLI's `links import`, which reads both formats.",
-            querystring: ExportQuery,
+            summary: "The caller's links, all or as the link list filters them, as CSV or JSON (the operator CLI's `links import` reads both back)",
+            description:
+              "Downloads every link of the caller's as one CSV or JSON file, newest first: to keep a copy, or to move the links to another Snip with the operator CLI's `links import`, which reads both formats. The link list's filters (folderId, tag, domain, search) keep only the links that list shows with them.",
+            querystring: LinksExportQuery,
             response: {
               200: fileResponse('CSV columns: shortCode, shortUrl, fullPath, destination, clicks, createdAt, expiresAt, maxClicks, activeFrom, folderId, blockedCountries, domain.', LinksExport),
-              ...errorResponses(400),
+              ...errorResponses(400, 404),
             },
           },
         },
-        async (request, reply) => send(reply, await exports.links(callerOf(request), { format: request.query.format })),
+        async (request, reply) => {
+          const { format, folderId, tag, domain, search } = request.query;
+          return send(reply, await exports.links(callerOf(request), { format, folderId, tag, domain, search }));
+        },
       );
       app.get(
         `${base}/links/:shortPath/stats`,

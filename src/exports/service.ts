@@ -7,7 +7,8 @@ import { errors } from '../errors.js';
 import { toLink, type Link } from '../links/link.js';
 import type { LinkPresenter } from '../links/presenters.js';
 import { toCsv, type CsvCell } from './csv.js';
-import type { ExportsRepository, LinkCursor } from './repository.js';
+import { checkExportFilters, type LinkExportFilters } from './filters.js';
+import type { ExportFilter, ExportsRepository, LinkCursor } from './repository.js';
 
 /** The formats of the API's exports (REST, MCP). */
 export const EXPORT_FORMATS = ['csv', 'json'] as const;
@@ -120,14 +121,15 @@ export class ExportsService {
   ) {}
 
   /**
-   * Every link of the caller, newest first, `pageSize` at a time (keyset paging: never more than one page in
-   * memory). The first page is yielded even when empty; the operator CLI's `links export` reads through this too.
+   * Every link of the caller (or those the checked `filter` keeps), newest first, `pageSize` at a time (keyset
+   * paging: never more than one page in memory). The first page is yielded even when empty; the operator CLI's
+   * `links export` reads through this too.
    */
-  async *linkPages(caller: Caller, pageSize = EXPORT_PAGE): AsyncGenerator<Link[]> {
+  async *linkPages(caller: Caller, pageSize = EXPORT_PAGE, filter: ExportFilter = {}): AsyncGenerator<Link[]> {
     await this.pendingClicks.settle();
     let cursor: LinkCursor | null = null;
     for (;;) {
-      const rows = await this.repo.linksPage(caller.accountId, pageSize, cursor);
+      const rows = await this.repo.linksPage(caller.accountId, pageSize, cursor, filter);
       yield rows.map(toLink);
       const last = rows.at(-1);
       if (rows.length < pageSize || !last) return;
@@ -166,9 +168,9 @@ export class ExportsService {
    * blockedCountries comma-joined), JSON `{"links":[...]}` or JSON lines (one link object per line). The API joins
    * the parts into one answer; the CLI writes them to a file as they come, so no more than a page is in memory.
    */
-  async *linkFile(caller: Caller, format: LinkFileFormat): AsyncGenerator<LinkFileChunk> {
+  async *linkFile(caller: Caller, format: LinkFileFormat, filter: ExportFilter = {}): AsyncGenerator<LinkFileChunk> {
     let count = 0;
-    for await (const page of this.linkPages(caller)) {
+    for await (const page of this.linkPages(caller, EXPORT_PAGE, filter)) {
       const nowMs = this.clock.now().getTime();
       const links = page.map((link) => this.exportedLink(link, nowMs));
       let text: string;
@@ -186,11 +188,16 @@ export class ExportsService {
     if (format === 'json') yield { text: ']}', links: 0 };
   }
 
-  /** All the caller's links as one file of the API (see `linkFile`); CSV unless `format` is json. */
-  async links(caller: Caller, options: { format?: string } = {}): Promise<ExportFile> {
-    const format = parseExportFormat(options.format);
+  /**
+   * The caller's links as one file of the API (see `linkFile`); CSV unless `format` is json. Given the link list's
+   * filters (folderId, tag, domain, search), only the links that list shows: the dashboard's export of a filtered list.
+   */
+  async links(caller: Caller, options: { format?: string } & LinkExportFilters = {}): Promise<ExportFile> {
+    const { format: rawFormat, ...filters } = options;
+    const format = parseExportFormat(rawFormat);
+    const filter = await checkExportFilters(filters, (folderId) => this.repo.hasFolder(caller.accountId, folderId));
     const parts: string[] = [];
-    for await (const chunk of this.linkFile(caller, format)) parts.push(chunk.text);
+    for await (const chunk of this.linkFile(caller, format, filter)) parts.push(chunk.text);
     return this.file(format, `snip-links-${this.today()}`, parts.join(''));
   }
 

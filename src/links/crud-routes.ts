@@ -31,8 +31,8 @@ export function registerLinkCrud<One extends TSchema>(
     { config: bind(ops.list, surface), schema: { tags, summary: "List the caller's links, newest first; optionally by folder, tag, domain, search or saved view", description: "Lists the caller's links a page at a time, newest first. Filters narrow the list: a folder, a tag, a custom domain, text in the destination or slug, or a saved view's filters.", querystring: ListQuery, response: { 200: List, ...errorResponses(400, 404) } } },
     async (request) => {
       const page = await links.list(callerOf(request), request.query);
-      const { limit, offset, hasMore } = page;
-      return { links: page.links.map(present), pagination: { limit, offset, hasMore } };
+      const { limit, offset, hasMore, total } = page;
+      return { links: page.links.map(present), pagination: { limit, offset, hasMore, total } };
     },
   );
 

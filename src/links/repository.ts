@@ -118,11 +118,20 @@ export class LinksRepository {
    * as the WHATWG parser writes them), so lower() folds them alike on both.
    */
   listByAccount(accountId: string, limit: number, offset: number, filter: LinkListFilter = {}): Promise<LinkRow[]> {
+    return this.filtered(accountId, filter).selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute();
+  }
+
+  /** How many of the account's links the filter keeps (the list's total). */
+  async countByAccount(accountId: string, filter: LinkListFilter = {}): Promise<number> {
+    const row = await this.filtered(accountId, filter).select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  private filtered(accountId: string, filter: LinkListFilter) {
     const { folderId, tagKey, domain, search, source } = filter;
     const pattern = search === undefined ? '' : containsPattern(search);
     return this.db
       .selectFrom('links')
-      .selectAll()
       .where('account_id', '=', accountId)
       .$if(folderId !== undefined, (q) => q.where('folder_id', folderId === null ? 'is' : '=', folderId!))
       .$if(domain !== undefined, (q) => q.where('domain', '=', domain!))
@@ -138,12 +147,7 @@ export class LinksRepository {
         q.where(
           sql<boolean>`(lower(url) like ${pattern} escape '\\' or lower(code) like ${pattern} escape '\\' or lower(coalesce(slug, '')) like ${pattern} escape '\\')`,
         ),
-      )
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(limit)
-      .offset(offset)
-      .execute();
+      );
   }
 
   /** Changes `previous` and writes its `link.updated` event in one transaction. */

@@ -69,7 +69,12 @@ export const LinkB = named('LinkB', 'A link as Description B shows it', Type.Obj
 export const PaginationOut = named(
   'Pagination',
   'Where this page is in the whole list',
-  Type.Object({ limit: Type.Integer(), offset: Type.Integer(), hasMore: Type.Boolean({ description: 'Whether a next page has items: ask again with offset + limit' }) }),
+  Type.Object({
+    limit: Type.Integer(),
+    offset: Type.Integer(),
+    hasMore: Type.Boolean({ description: 'Whether a next page has items: ask again with offset + limit' }),
+    total: Type.Optional(Type.Integer({ description: 'How many links the filters keep, on every page together (the link lists)' })),
+  }),
 );
 export const ListQuery = Type.Object({
   ...Pagination.properties,

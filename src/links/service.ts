@@ -46,6 +46,8 @@ export interface LinkPage {
   limit: number;
   offset: number;
   hasMore: boolean;
+  /** How many links the filters keep, on every page together. */
+  total: number;
 }
 
 export class LinksService {
@@ -105,12 +107,14 @@ export class LinksService {
     const search = filters.search === undefined ? undefined : checkSearch(filters.search)?.toLowerCase();
     if (typeof folder === 'string' && !(await this.repo.hasFolder(caller.accountId, folder))) throw folderErrors.notFound();
     await this.pendingClicks.settle();
-    const rows = await this.repo.listByAccount(caller.accountId, limit + 1, offset, { folderId: folder, tagKey, domain, search, source: page.source });
+    const filter = { folderId: folder, tagKey, domain, search, source: page.source };
+    const [rows, total] = await Promise.all([this.repo.listByAccount(caller.accountId, limit + 1, offset, filter), this.repo.countByAccount(caller.accountId, filter)]);
     return {
       links: await this.withTags(rows.slice(0, limit).map(toLink)),
       limit,
       offset,
       hasMore: rows.length > limit,
+      total,
     };
   }
 

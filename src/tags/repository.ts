@@ -1,4 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
+import { withAccountLock } from '../db/account-lock.js';
 import type { Dialect } from '../db/database.js';
 import type { Database, LinkTagsTable } from '../db/schema.js';
 
@@ -50,6 +51,37 @@ export class TagsRepository {
   async delete(linkId: string, key: string): Promise<boolean> {
     const result = await this.db.deleteFrom('link_tags').where('link_id', '=', linkId).where('tag_key', '=', key).executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
+  }
+
+  /**
+   * Runs `work` in one transaction under the account's lock: a rename looks at the account's tags and changes them
+   * together, and two renames of one account (into one name) run one after the other.
+   */
+  exclusive<T>(accountId: string, work: (repo: TagsRepository) => Promise<T>): Promise<T> {
+    return withAccountLock(this.db, this.dialect, accountId, (trx) => work(new TagsRepository(trx, this.dialect)));
+  }
+
+  /** How many of the account's links carry the tag with this key (links that exist, as `counts` counts them). */
+  async linkCount(accountId: string, key: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('link_tags')
+      .innerJoin('links', (join) => join.onRef('links.id', '=', 'link_tags.link_id').onRef('links.account_id', '=', 'link_tags.account_id'))
+      .select((eb) => eb.fn.count<number | string>('link_tags.link_id').as('n'))
+      .where('link_tags.account_id', '=', accountId)
+      .where('link_tags.tag_key', '=', key)
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
+  /** Gives every link of the account that carries the tag `fromKey` the tag `to` instead, in one statement. */
+  async retag(accountId: string, fromKey: string, to: { tag: string; key: string }): Promise<void> {
+    await this.db.updateTable('link_tags').set({ tag: to.tag, tag_key: to.key }).where('account_id', '=', accountId).where('tag_key', '=', fromKey).execute();
+  }
+
+  /** Takes the tag with this key off every link of the account; answers how many links carried it. */
+  async deleteKey(accountId: string, key: string): Promise<number> {
+    const result = await this.db.deleteFrom('link_tags').where('account_id', '=', accountId).where('tag_key', '=', key).executeTakeFirst();
+    return Number(result.numDeletedRows);
   }
 
   /**

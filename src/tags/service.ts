@@ -1,12 +1,13 @@
 import type { Caller } from '../caller.js';
 import type { Clock } from '../clock.js';
-import { errors } from '../errors.js';
+import { isUniqueViolation } from '../db/database.js';
+import { AppError, errors } from '../errors.js';
 import type { LinkRow } from '../links/link-row.js';
 import type { LinksRepository } from '../links/repository.js';
 import { parseShortPath } from '../links/rules.js';
 import { tagErrors } from './errors.js';
 import type { TagsRepository } from './repository.js';
-import { byTag, checkTag, MAX_TAGS_PER_LINK } from './rules.js';
+import { byTag, checkTag, MAX_TAGS_PER_LINK, type CheckedTag } from './rules.js';
 
 /** One of the account's tags and how many of its links carry it. */
 export interface TagCount {
@@ -71,6 +72,37 @@ export class TagsService {
     return { tags: [...byKey.values()].sort(byTag).map(({ tag, linkCount }) => ({ tag, linkCount })) };
   }
 
+  /**
+   * Renames one of the account's tags (in any case) on every link carrying it; the new name is held to the tag rule
+   * and may respell the same tag ("sale" to "Sale"), but not be another tag the account already uses (TAG_EXISTS).
+   * Answers the tag under its new name and its number of links.
+   */
+  async rename(caller: Caller, tag: unknown, name: unknown): Promise<TagCount> {
+    const from = checkTag(tag);
+    const to = checkName(name);
+    try {
+      return await this.repo.exclusive(caller.accountId, async (repo) => {
+        const linkCount = await repo.linkCount(caller.accountId, from.key);
+        if (linkCount === 0) throw tagErrors.unknown(from.tag);
+        if (to.key !== from.key && (await repo.linkCount(caller.accountId, to.key)) > 0) throw tagErrors.exists(to.tag);
+        await repo.retag(caller.accountId, from.key, to);
+        return { tag: to.tag, linkCount };
+      });
+    } catch (error) {
+      // A link tagged with the new name while the rename ran: the name is taken after all.
+      if (isUniqueViolation(error)) throw tagErrors.exists(to.tag);
+      throw error;
+    }
+  }
+
+  /** Takes one of the account's tags (in any case) off every link carrying it; the links stay. Answers how many. */
+  async delete(caller: Caller, tag: unknown): Promise<TagCount> {
+    const checked = checkTag(tag);
+    const linkCount = await this.repo.deleteKey(caller.accountId, checked.key);
+    if (linkCount === 0) throw tagErrors.unknown(checked.tag);
+    return { tag: checked.tag, linkCount };
+  }
+
   /** The tags of each of these links, in display order; links without tags are absent from the map. */
   async tagsOf(linkIds: readonly string[]): Promise<Map<string, string[]>> {
     if (linkIds.length === 0) return new Map();
@@ -89,6 +121,17 @@ export class TagsService {
     if (!link) throw errors.linkNotFound();
     if (link.account_id !== caller.accountId) throw errors.accessDenied();
     return link;
+  }
+}
+
+/** A tag's new name: the tag rule, refused under the `name` field's codes. */
+function checkName(name: unknown): CheckedTag {
+  try {
+    return checkTag(name);
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'MISSING_TAG') throw errors.missingName();
+    if (error instanceof AppError) throw tagErrors.invalidName();
+    throw error;
   }
 }
 

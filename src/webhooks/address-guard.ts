@@ -15,6 +15,12 @@ export function isPublicAddress(ip: string): boolean {
 const invalid = (why: string) => new AppError('INVALID_URL', `Invalid webhook URL: ${why}`);
 
 /**
+ * How the server's operator lets webhooks reach private hosts (development, a receiver on the same network): every
+ * refusal that setting would lift says so, since the person reading it is often the one who runs the server.
+ */
+export const ALLOW_PRIVATE_HINT = "the server's operator can allow private hosts and http:// by setting WEBHOOK_ALLOW_PRIVATE=true";
+
+/**
  * The Fetch Standard's "bad ports": ports of other protocols (mail, DNS, SSH, databases' neighbours, IRC, ...)
  * that browsers refuse to send HTTP to. Webhooks refuse them too, so Snip cannot be used to poke such services;
  * any other port is allowed, as webhook receivers often listen on 8443 or a high port.
@@ -40,13 +46,19 @@ export function checkWebhookUrl(raw: unknown, allowPrivate: boolean): string {
   } catch {
     throw invalid('not an absolute URL');
   }
-  if (url.protocol !== 'https:' && !(allowPrivate && url.protocol === 'http:')) throw invalid('must use https://');
+  if (url.protocol !== 'https:' && !(allowPrivate && url.protocol === 'http:')) {
+    throw invalid(url.protocol === 'http:' ? `must use https://; ${ALLOW_PRIVATE_HINT}` : 'must use https://');
+  }
   if (url.username || url.password) throw invalid('must not carry a user name or password');
   if (isBadPort(url)) throw invalid(`must not use port ${url.port}, which belongs to another protocol`);
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (!allowPrivate) {
-    if (ipaddr.isValid(host) && !isPublicAddress(host)) throw invalid('must not point at a private, loopback or link-local address');
-    if (host === 'localhost' || host.endsWith('.localhost') || !host.includes('.')) throw invalid('must name a public host');
+    if (ipaddr.isValid(host) && !isPublicAddress(host)) {
+      throw invalid(`must not point at a private, loopback or link-local address; ${ALLOW_PRIVATE_HINT}`);
+    }
+    if (host === 'localhost' || host.endsWith('.localhost') || !host.includes('.')) {
+      throw invalid(`must name a public host; ${ALLOW_PRIVATE_HINT}`);
+    }
   }
   return url.toString();
 }

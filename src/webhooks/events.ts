@@ -18,12 +18,13 @@ const isWebhookEvent = (name: unknown): name is WebhookEvent => (WEBHOOK_EVENTS 
 /** A non-empty list of full event names, deduplicated and sorted; anything else is INVALID_EVENTS. */
 export function checkEvents(value: unknown): WebhookEvent[] {
   if (!Array.isArray(value) || value.length === 0) {
-    throw errors.invalidEvents(`events must be a non-empty list of event names: ${WEBHOOK_EVENTS.join(', ')}`);
+    throw errors.invalidEvents(`Choose at least one event to send: ${WEBHOOK_EVENTS.join(', ')}`);
   }
   const unknown = value.filter((name) => !isWebhookEvent(name));
   if (unknown.length > 0) {
     const shown = unknown.map((n) => JSON.stringify(n)).join(', ');
-    throw errors.invalidEvents(`Unknown events ${shown}: use full names such as link.click (${WEBHOOK_EVENTS.join(', ')})`);
+    const verb = unknown.length === 1 ? 'is not an event' : 'are not events';
+    throw errors.invalidEvents(`${shown} ${verb} Snip sends; choose from ${WEBHOOK_EVENTS.join(', ')} (full names, such as link.click)`);
   }
   return [...new Set(value as WebhookEvent[])].sort();
 }

@@ -3,7 +3,7 @@ import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import type { Dns } from '../net/dns.js';
-import { isBadPort, isPublicAddress } from './address-guard.js';
+import { ALLOW_PRIVATE_HINT, isBadPort, isPublicAddress } from './address-guard.js';
 
 export interface SendResult {
   /** A 2xx answer within the timeout. */
@@ -81,7 +81,7 @@ export class WebhookSender {
     if (!this.allowPrivate) {
       const unsafe = addresses.find((a) => !isPublicAddress(a.address));
       // The address itself is not named: a webhook test must not tell its caller what an internal name resolves to.
-      if (unsafe) throw new Error(`refused: ${host} resolves to an address that is not a public address`);
+      if (unsafe) throw new Error(`refused: ${host} resolves to an address that is not a public address; ${ALLOW_PRIVATE_HINT}`);
     }
     return addresses[0]!;
   }

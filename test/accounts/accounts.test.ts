@@ -109,7 +109,8 @@ describe(`Description B account groups (${dialectName})`, () => {
       const keys = res.json<{ keys: KeyInfo[] }>().keys;
       expect(keys).toHaveLength(1);
       const [key] = keys;
-      expect(key).toEqual({ id: expect.any(String), prefix: expect.stringMatching(/^snip_/), createdAt: expect.any(String) });
+      // This very request used the key: its last use is now (to the minute); it was made without a name.
+      expect(key).toEqual({ id: expect.any(String), prefix: expect.stringMatching(/^snip_/), createdAt: expect.any(String), name: null, lastUsedAt: expect.any(String) });
       expect(Number.isNaN(Date.parse(key!.createdAt))).toBe(false);
       // The prefix identifies the key without revealing it.
       expect(user.apiKey.startsWith(key!.prefix)).toBe(true);
@@ -125,9 +126,17 @@ describe(`Description B account groups (${dialectName})`, () => {
         id: expect.any(String),
         prefix: expect.stringMatching(/^snip_/),
         createdAt: expect.any(String),
+        name: null,
+        lastUsedAt: null,
         apiKey: expect.stringMatching(KEY_PATTERN),
       });
       expect(created.apiKey.startsWith(created.prefix)).toBe(true);
+      const named = await t.as(user, { method: 'POST', url: '/api/keys', payload: { name: '  Deploy script ' } });
+      expect(named.json()).toMatchObject({ name: 'Deploy script', lastUsedAt: null });
+      for (const name of ['', ' ', 'x'.repeat(101)]) {
+        const refused = await t.as(user, { method: 'POST', url: '/api/keys', payload: { name } });
+        expect([refused.statusCode, refused.json().code]).toEqual([400, 'INVALID_KEY_NAME']);
+      }
       expect(created.apiKey).not.toBe(user.apiKey);
 
       // It works immediately, as the same account, on the account routes and on the API.

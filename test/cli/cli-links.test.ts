@@ -3,6 +3,7 @@ import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importLinks, type ImportProgress } from '../../src/cli/links-import.js';
+import { importItem, importProblems } from '../../src/links/import-columns.js';
 import { dialectName, useTestApp } from '../helpers/app.js';
 import {
   bearer, killAll, oneJsonLine, projectRoot, removeDir, request, runCli as spawnCli, runNpmCli as spawnNpmCli, startServer, tempDir,
@@ -162,6 +163,40 @@ describe.concurrent('links import', { timeout: TEST_TIMEOUT }, () => {
     expect(links.map((l) => l.destination).sort()).toEqual(['https://example.com/a', 'https://example.com/b', 'https://example.com/g']);
     expect(links.find((l) => l.destination === 'https://example.com/b')).toMatchObject({ maxClicks: '3', fullPath: '' });
     expect(links.find((l) => l.destination === 'https://example.com/g')?.shortUrl).toMatch(/^http:\/\/sho\.rt\/[a-z0-9-]+\/good-slug$/);
+  });
+
+  it('fails each row whose value is no value of its field with the code the dashboard preview flags it with; nothing is dropped', async () => {
+    const email = await account();
+    const header = ['url', 'maxClicks', 'expiresAt', 'blockedCountries'];
+    const rows = [
+      ['https://example.com/ok', '5', '', 'de, fr'], //          2: ok
+      ['https://example.com/half', '12.5', '', ''], //          3: INVALID_MAX_CLICKS
+      ['https://example.com/word', 'abc', 'tomorrow', ''], //  4: INVALID_EXPIRES_AT first, as the schema checks it
+      ['https://example.com/when', '', '31/12/2030', ''], //    5: INVALID_EXPIRES_AT
+      ['https://example.com/where', '', '', 'DE;FR'], //        6: INVALID_BLOCKED_COUNTRIES
+      ['', '3', '', ''], //                                      7: MISSING_URL
+    ];
+    const csv = [header, ...rows].map((cells) => cells.map((c) => (c.includes(',') ? `"${c}"` : c)).join(',')).join('\n');
+    const summary = await importFile(email, write('values.csv', `${csv}\n`));
+    expect(summary).toMatchObject({ imported: 1, failed: 5, total: 6 });
+    const failures = summary.failures as { line: number; code: string; message: string }[];
+    const expected = [
+      [3, 'INVALID_MAX_CLICKS'],
+      [4, 'INVALID_EXPIRES_AT'],
+      [5, 'INVALID_EXPIRES_AT'],
+      [6, 'INVALID_BLOCKED_COUNTRIES'],
+      [7, 'MISSING_URL'],
+    ];
+    expect(failures.map((f) => [f.line, f.code])).toEqual(expected);
+    for (const failure of failures) expect(failure.message, `line ${failure.line}`).not.toBe('');
+    // The one import dialect flags exactly these rows, first with the code the links service answered.
+    const flagged = rows
+      .map((cells, i) => ({ line: i + 2, problems: importProblems(importItem(Object.fromEntries(header.map((h, j) => [h, cells[j]!])), true)) }))
+      .filter((r) => r.problems.length > 0)
+      .map((r) => [r.line, r.problems[0]!.code]);
+    expect(flagged).toEqual(expected);
+    const links = await exportCsv(email);
+    expect(links.map((l) => [l.destination, l.maxClicks, l.blockedCountries])).toEqual([['https://example.com/ok', '5', 'DE,FR']]);
   });
 
   it('keeps quoted CSV fields with commas and quotes whole', async () => {

@@ -192,7 +192,7 @@ describe.concurrent('CLI on its own', () => {
     ]);
     const users = success(listed).users as Record<string, unknown>[];
     expect(users.find((u) => u.email === email)).toEqual({
-      id: user.id, email, tier: 'pro', namespace: user.namespace, createdAt: user.createdAt, linkCount: 2,
+      id: user.id, email, tier: 'pro', namespace: user.namespace, role: 'member', createdAt: user.createdAt, disabledAt: null, linkCount: 2,
     });
     expect(users.find((u) => u.email === 'alice@example.com')).toMatchObject({ tier: 'pro', linkCount: expect.any(Number) });
     const createdAts = users.map((u) => u.createdAt as string);
@@ -201,8 +201,8 @@ describe.concurrent('CLI on its own', () => {
     expect(success(keys)).toEqual({
       email,
       keys: [
-        { id: expect.any(String), prefix: (user.apiKey as string).slice(0, 13), createdAt: user.createdAt, revokedAt: null },
-        { id: second.id, prefix: (second.apiKey as string).slice(0, 13), createdAt: second.createdAt, revokedAt: expect.any(String) },
+        { id: expect.any(String), prefix: (user.apiKey as string).slice(0, 13), createdAt: user.createdAt, name: null, lastUsedAt: null, revokedAt: null },
+        { id: second.id, prefix: (second.apiKey as string).slice(0, 13), createdAt: second.createdAt, name: null, lastUsedAt: null, revokedAt: expect.any(String) },
       ],
     });
     for (const secret of [user.apiKey, second.apiKey] as string[]) expect(keys.stdout).not.toContain(secret);
@@ -215,7 +215,8 @@ describe.concurrent('CLI on its own', () => {
     expect(failure(noEmail)).toBe('MISSING_ARGUMENT');
 
     expect(success(await runCli(['users', 'delete', '--email', email, '--yes'], env))).toEqual({
-      deleted: true, id: user.id, email, tier: 'pro', namespace: user.namespace, createdAt: user.createdAt, links: 2, apiKeys: 2, clicks: 0,
+      deleted: true, id: user.id, email, tier: 'pro', role: 'member', namespace: user.namespace, createdAt: user.createdAt, disabledAt: null, disabledReason: null,
+      linkCount: 2, links: 2, apiKeys: 2, clicks: 0,
     });
     const [after, gone] = await Promise.all([runCli(['users', 'list'], env), runCli(['keys', 'list', '--email', email], env)]);
     expect((success(after).users as { email: string }[]).map((u) => u.email)).not.toContain(email);

@@ -1,4 +1,6 @@
 import fs from 'node:fs';
+import { AxeBuilder } from '@axe-core/playwright';
+import type { AxeResults } from 'axe-core';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { chromium } from 'playwright-core';
 import { expect } from 'vitest';
@@ -47,4 +49,36 @@ export async function signIn(page: Page, base: string, email: string, password: 
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL(/\/app\/links$/);
+}
+
+/** WCAG 2.1 A and AA, the level the dashboard holds to. */
+const WCAG_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+type Violation = AxeResults['violations'][number];
+
+/** Only the rules a change of colours can change the outcome of: enough for a page seen again in the other scheme. */
+export const COLOUR_RULES = ['color-contrast', 'link-in-text-block'];
+
+/** axe's findings on the page as it is now (an open dialog included), by every WCAG AA rule or by `rules` only. */
+export async function axeViolations(page: Page, rules?: string[]): Promise<Violation[]> {
+  const axe = new AxeBuilder({ page }).withTags(WCAG_AA);
+  const results = await (rules ? axe.withRules(rules) : axe).analyze();
+  return results.violations;
+}
+
+/** One line per element: the rule, its impact, where, and axe's summary of what is wrong there. */
+export function describeViolations(violations: Violation[]): string[] {
+  return violations.flatMap((v) =>
+    v.nodes.map((node) => `${v.id} (${node.impact ?? v.impact}) at ${node.target.join(' ')}: ${(node.failureSummary ?? v.help).replace(/\s+/g, ' ').trim()}`),
+  );
+}
+
+/** Critical and serious findings, each described; the state named in `label` (page, width, scheme) heads them. */
+export async function seriousViolations(page: Page, label: string, rules?: string[]): Promise<string[]> {
+  const violations = (await axeViolations(page, rules)).filter((v) => v.impact === 'critical' || v.impact === 'serious');
+  return describeViolations(violations).map((line) => `${label}: ${line}`);
+}
+
+/** Fails, listing each finding, when axe finds anything critical or serious on the page as it is now. */
+export async function expectNoSeriousViolations(page: Page, label: string): Promise<void> {
+  expect(await seriousViolations(page, label)).toEqual([]);
 }

@@ -94,7 +94,7 @@ describe.skipIf(!hasChromium)('the dashboard in Chromium', () => {
     await row.getByText('Campaigns', { exact: true }).waitFor();
     await page.getByRole('link', { name: 'Tags' }).click();
     await expectOneH1(page, 'Tags');
-    await page.getByRole('link', { name: '1 links tagged launch' }).click();
+    await page.getByRole('link', { name: '1 link tagged launch' }).click();
     await expectOneH1(page, 'Links');
     await page.getByRole('list', { name: 'Your links' }).getByText(shortUrl, { exact: true }).waitFor();
 

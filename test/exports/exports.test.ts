@@ -114,7 +114,7 @@ describe(`links export: GET /api/v1/export/links and /api/export/links (${dialec
   const other = t.user('pro');
   const free = t.user('free');
   const builder = t.user('builder');
-  const { a, get, download, visit, listAll, plant } = client(t);
+  const { a, b, get, download, visit, listAll, plant } = client(t);
   let codes: string[] = [];
 
   beforeAll(async () => {
@@ -232,6 +232,64 @@ describe(`links export: GET /api/v1/export/links and /api/export/links (${dialec
     expect(records.map((r) => r.shortCode)).toEqual([mine.shortCode]);
     const pros = parse((await download(pro, EXPORT.B, 'csv', 'snip-links-')).body, { columns: true }) as Record<string, string>[];
     expect(pros.map((r) => r.shortCode)).not.toContain(mine.shortCode);
+  });
+
+  it.each(['A', 'B'] as const)("%s: the link list's filters keep exactly the links the list shows with them, in its order", async (surface) => {
+    const links = await listAll(pro);
+    const slugged = links.find((l) => l.fullPath !== null)!;
+    if (slugged.tags.length === 0) {
+      const tagged = await t.as(pro, { method: 'POST', url: `/api/links/${encodeURIComponent(slugged.fullPath!)}/tags`, payload: { tag: 'Launch' } });
+      expect(tagged.statusCode, tagged.body).toBeLessThan(300);
+    }
+    const folderId = links.find((l) => l.folderId !== null)!.folderId!;
+    const filters = [
+      `folderId=${folderId}`,
+      'folderId=none',
+      'tag=launch',
+      'tag=LAUNCH',
+      'domain=go.example.org',
+      'domain=GO.example.org.',
+      'search=EXPORT-me',
+      'search=example.com%2Fp',
+      'search=%25',
+      'search=%20%20',
+      'folderId=none&search=later',
+      `folderId=${folderId}&tag=launch`,
+    ];
+    const exported: Record<string, string[]> = {};
+    const listed: Record<string, string[]> = {};
+    for (const query of filters) {
+      listed[query] = (await b.page(pro, `?limit=100&${query}`)).links.map((l) => l.shortCode);
+      const json = (await download(pro, `${EXPORT[surface]}?format=json&${query}`, 'json', 'snip-links-')).json<{ links: ExportedLink[] }>();
+      exported[query] = json.links.map((l) => l.shortCode);
+      const csv = parse((await download(pro, `${EXPORT[surface]}?${query}`, 'csv', 'snip-links-')).body, { columns: true }) as Record<string, string>[];
+      expect(csv.map((r) => r.shortCode), query).toEqual(exported[query]);
+    }
+    expect(exported).toEqual(listed);
+    const [plain, , scheduled, onDomain] = codes;
+    expect(exported[`folderId=${folderId}`]).toEqual([plain]);
+    expect(exported['tag=LAUNCH']).toEqual([slugged.shortCode]);
+    expect(exported['domain=go.example.org']).toEqual([onDomain]);
+    expect(exported['search=%25']).toEqual([]);
+    expect(exported['search=%20%20']).toHaveLength(codes.length);
+    expect(exported['folderId=none&search=later']).toEqual([scheduled]);
+    expect(exported[`folderId=${folderId}&tag=launch`]).toEqual([]);
+  });
+
+  it("a filter the link list refuses is refused alike: another account's folder 404, a bad tag, domain or search 400", async () => {
+    const othersFolder = await t.as(other, { method: 'POST', url: '/api/v1/folders', payload: { name: 'Not yours' } });
+    expect(othersFolder.statusCode, othersFolder.body).toBe(201);
+    const cases: [string, number, string][] = [
+      [`folderId=${othersFolder.json<{ id: string }>().id}`, 404, 'FOLDER_NOT_FOUND'],
+      ['folderId=fld_unknown', 404, 'FOLDER_NOT_FOUND'],
+      ['tag=%3Cb%3E', 400, 'INVALID_TAG'],
+      ['domain=not%20a%20host', 400, 'INVALID_DOMAIN'],
+      [`search=${'x'.repeat(201)}`, 400, 'INVALID_SEARCH'],
+    ];
+    for (const [query, status, code] of cases) {
+      expectError(await get(pro, `${LINKS_B}?${query}`), status, code, `list ${query}`);
+      for (const url of [EXPORT.A, EXPORT.B]) expectError(await get(pro, `${url}?${query}`), status, code, `${url}?${query}`);
+    }
   });
 
   it('pages through large accounts: 1,005 links, many created at the same instant, each exactly once in list order', async () => {

@@ -395,7 +395,7 @@ describe.each(SURFACES)(`Folders on description $surface (${dialectName})`, (s) 
     it('lists an empty folder as no links', async () => {
       const folder = await api().create(owner, { name: 'Empty list' });
       const res = await api().linksRes(owner, `?folderId=${folder.id}`);
-      expect(res.json()).toEqual({ links: [], pagination: { limit: 20, offset: 0, hasMore: false } });
+      expect(res.json()).toEqual({ links: [], pagination: { limit: 20, offset: 0, hasMore: false, total: 0 } });
     });
 
     it("answers 404 FOLDER_NOT_FOUND for an unknown folder and for another account's", async () => {

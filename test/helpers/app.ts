@@ -84,7 +84,8 @@ export async function startApp(env: Record<string, string> = {}, options: { empt
   const undeclared: string[] = [];
   const report = (where: string, code: string) => undeclared.push(`${where}: ${code}`);
   const { app, core } = await buildApp(config, { clock, pgSchema: schema, onUndeclaredCode: report });
-  if (!options.empty) await core.accounts.createAccount({ email: OPERATOR_EMAIL, tier: 'free' });
+  // A second app on the same database (a restart) finds its operator there already.
+  if (!options.empty && !(await core.accounts.findForSignIn(OPERATOR_EMAIL))) await core.accounts.createAccount({ email: OPERATOR_EMAIL, tier: 'free' });
   return {
     app,
     core,

@@ -6,7 +6,7 @@ import {
 } from '../helpers/links.js';
 
 const DETAIL_KEYS = [
-  'appLinks', 'blockedCountries', 'clicks', 'clientName', 'created', 'domain', 'expiredUrl', 'expiresAt', 'folderId', 'fullPath', 'id', 'isCustom', 'long', 'maxClicks', 'namespace',
+  'appLinks', 'blockedCountries', 'clicks', 'clientName', 'created', 'disabledReason', 'domain', 'expiredUrl', 'expiresAt', 'folderId', 'fullPath', 'id', 'isCustom', 'long', 'maxClicks', 'namespace',
   'passwordProtected', 'rules', 'shortCode', 'shortUrl', 'socialPreview', 'source', 'tags', 'variants',
 ];
 
@@ -40,6 +40,7 @@ describe(`Description A links (${dialectName})`, () => {
       passwordProtected: false,
       expiredUrl: null,
       socialPreview: null,
+      disabledReason: null,
     });
     expect(Number.isNaN(Date.parse(body.created))).toBe(false);
   });
@@ -99,7 +100,7 @@ describe(`Description A: listing links (${dialectName})`, () => {
   it('defaults to 20 links, newest first, each in the 2.4 detail shape', async () => {
     const body = await api.page(alice);
     expect(Object.keys(body).sort()).toEqual(['links', 'pagination']);
-    expect(body.pagination).toEqual({ limit: 20, offset: 0, hasMore: true });
+    expect(body.pagination).toEqual({ limit: 20, offset: 0, hasMore: true, total: aliceCodes.length });
     expect(body.links.map((l) => l.shortCode)).toEqual(newestFirst().slice(0, 20));
     for (const link of body.links) expect(Object.keys(link).sort()).toEqual(DETAIL_KEYS);
     const newest = body.links[0]!;
@@ -127,6 +128,7 @@ describe(`Description A: listing links (${dialectName})`, () => {
       passwordProtected: false,
       expiredUrl: null,
       socialPreview: null,
+      disabledReason: null,
     });
   });
 
@@ -175,13 +177,13 @@ describe(`Description A: listing links (${dialectName})`, () => {
   it("lists only the caller's own links", async () => {
     const bobs = await api.page(bob, '?limit=100');
     expect(bobs.links.map((l) => l.shortCode)).toEqual([...bobCodes].reverse());
-    expect(bobs.pagination).toEqual({ limit: 100, offset: 0, hasMore: false });
+    expect(bobs.pagination).toEqual({ limit: 100, offset: 0, hasMore: false, total: bobCodes.length });
     expect(bobs.links.every((l) => l.long.startsWith('https://example.org/bob/'))).toBe(true);
     const alices = await api.page(alice, '?limit=100');
     expect(alices.links.some((l) => bobCodes.includes(l.shortCode))).toBe(false);
 
     const carol = await t.createUser('pro');
-    expect(await api.page(carol)).toEqual({ links: [], pagination: { limit: 20, offset: 0, hasMore: false } });
+    expect(await api.page(carol)).toEqual({ links: [], pagination: { limit: 20, offset: 0, hasMore: false, total: 0 } });
   });
 
   it('orders links created within the same millisecond newest first too', async () => {
@@ -235,6 +237,7 @@ describe(`Description A: link details (${dialectName})`, () => {
       passwordProtected: false,
       expiredUrl: null,
       socialPreview: null,
+      disabledReason: null,
     });
     expect(body.id.length).toBeGreaterThan(0);
   });
@@ -268,6 +271,7 @@ describe(`Description A: link details (${dialectName})`, () => {
       passwordProtected: false,
       expiredUrl: null,
       socialPreview: null,
+      disabledReason: null,
     };
     expect(res.json()).toEqual(expected);
     const byCode = await api.get(owner, created.shortCode);
@@ -400,6 +404,7 @@ describe(`Description A: updating links (${dialectName})`, () => {
       passwordProtected: false,
       expiredUrl: null,
       socialPreview: null,
+      disabledReason: null,
     });
     expect((await api.get(owner, link.shortCode)).json<LinkA>().long).toBe('https://example.com/new');
     expect((await api.visit(link.shortCode)).headers.location).toBe('https://example.com/new');

@@ -12,7 +12,7 @@ interface CreateShortResult {
 }
 
 const LINK_B_KEYS = [
-  'activeFrom', 'appLinks', 'blockedCountries', 'clicks', 'clientName', 'created', 'domain', 'expiredUrl', 'expiresAt', 'folderId', 'fullPath', 'id', 'isCustom', 'long', 'maxClicks',
+  'activeFrom', 'appLinks', 'blockedCountries', 'clicks', 'clientName', 'created', 'disabledReason', 'domain', 'expiredUrl', 'expiresAt', 'folderId', 'fullPath', 'id', 'isCustom', 'long', 'maxClicks',
   'namespace', 'passwordProtected', 'rules', 'shortCode', 'shortUrl', 'socialPreview', 'source', 'tags', 'updated', 'url', 'variants',
 ];
 
@@ -155,6 +155,7 @@ describe(`Description B: POST /api/links (${dialectName})`, () => {
       passwordProtected: false,
       expiredUrl: null,
       socialPreview: null,
+      disabledReason: null,
     });
     expect(Number.isNaN(Date.parse(body.created))).toBe(false);
     expect((await api.visit(body.shortCode)).headers.location).toBe('https://example.com/b-plain');
@@ -200,6 +201,7 @@ describe(`Description B: POST /api/links (${dialectName})`, () => {
       passwordProtected: false,
       expiredUrl: null,
       socialPreview: null,
+      disabledReason: null,
     });
     // Not active yet: neither path redirects until activeFrom.
     expect((await api.visit(fullPath)).statusCode).toBe(404);
@@ -252,7 +254,7 @@ describe(`Description B: GET /api/links (${dialectName})`, () => {
   it('defaults to 20 links newest first, in the B shape', async () => {
     const body = await api.page(user);
     expect(Object.keys(body).sort()).toEqual(['links', 'pagination']);
-    expect(body.pagination).toEqual({ limit: 20, offset: 0, hasMore: true });
+    expect(body.pagination).toEqual({ limit: 20, offset: 0, hasMore: true, total: codes.length });
     expect(body.links.map((l) => l.shortCode)).toEqual([...codes].reverse().slice(0, 20));
     for (const link of body.links) {
       expect(Object.keys(link).sort()).toEqual(LINK_B_KEYS);

@@ -12,7 +12,7 @@ describe('sign-up and sign-in', () => {
     const email = uniqueEmail('ada');
     const res = await browser.signUp(email.toUpperCase());
     const body = res.json();
-    expect(body).toEqual({ account: { id: expect.any(String), email, tier: 'free', namespace: expect.any(String) }, csrfToken: expect.any(String) });
+    expect(body).toEqual({ account: { id: expect.any(String), email, tier: 'free', namespace: expect.any(String), role: 'member' }, csrfToken: expect.any(String) });
     const cookie = res.cookies.find((c) => c.name === 'snip_session')!;
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/' });
     expect(cookie.secure).toBeFalsy(); // BASE_URL is http here

@@ -246,6 +246,20 @@ for (const { surface, base } of BASES) {
         },
       );
 
+      it('says in words which events there are, and that the operator can allow private hosts with WEBHOOK_ALLOW_PRIVATE', async () => {
+        const message = async (body: object) => (await api().post(pro, body)).json<{ message: string }>().message;
+        const every = 'link.click, link.created, link.updated, link.deleted, link.expired, link.limit_reached, link.geo_blocked';
+        expect(await message({ url: 'https://hooks.example.com/words', events: [] })).toBe(`Choose at least one event to send: ${every}`);
+        expect(await message({ url: 'https://hooks.example.com/words', events: ['click'] })).toBe(`"click" is not an event Snip sends; choose from ${every} (full names, such as link.click)`);
+        expect(await message({ url: 'https://hooks.example.com/words', events: ['click', 'x'] })).toMatch(/^"click", "x" are not events Snip sends; /);
+        const hint = "the server's operator can allow private hosts and http:// by setting WEBHOOK_ALLOW_PRIVATE=true";
+        expect(await message({ url: 'https://192.168.1.20/x', events: ['link.click'] })).toBe(`Invalid webhook URL: must not point at a private, loopback or link-local address; ${hint}`);
+        expect(await message({ url: 'https://intranet/x', events: ['link.click'] })).toBe(`Invalid webhook URL: must name a public host; ${hint}`);
+        expect(await message({ url: 'http://hooks.example.com/x', events: ['link.click'] })).toBe(`Invalid webhook URL: must use https://; ${hint}`);
+        // No setting lifts these: they do not name one.
+        expect(await message({ url: 'ftp://hooks.example.com/x', events: ['link.click'] })).toBe('Invalid webhook URL: must use https://');
+      });
+
       it('refuses a body without events with 400 MISSING_EVENTS and one without url with 400 MISSING_URL', async () => {
         await expectRefused(pro, () => api().post(pro, { url: 'https://hooks.example.com/x' }), 400, 'MISSING_EVENTS');
         await expectRefused(pro, () => api().post(pro, { events: ['link.created'] }), 400, 'MISSING_URL');

@@ -1,4 +1,4 @@
-import { lazy, type ReactNode } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { BrowserRouter, Navigate, Route, Routes, useLocation } from 'react-router';
 import { BASENAME, pageAfterSignIn, signInSearch } from './after-sign-in';
 import { Layout } from './components/Layout';
@@ -18,6 +18,8 @@ const DomainsPage = lazy(() => import('./pages/DomainsPage').then((m) => ({ defa
 const WebhooksPage = lazy(() => import('./pages/WebhooksPage').then((m) => ({ default: m.WebhooksPage })));
 const KeysPage = lazy(() => import('./pages/KeysPage').then((m) => ({ default: m.KeysPage })));
 const AccountPage = lazy(() => import('./pages/AccountPage').then((m) => ({ default: m.AccountPage })));
+const AdminPage = lazy(() => import('./pages/AdminPage').then((m) => ({ default: m.AdminPage })));
+const ResetPasswordPage = lazy(() => import('./pages/ResetPasswordPage').then((m) => ({ default: m.ResetPasswordPage })));
 
 function RequireSession({ children }: { children: ReactNode }) {
   const { state } = useSession();
@@ -47,6 +49,8 @@ export function App() {
       <Routes>
         <Route path="/sign-in" element={<SignedOutOnly><SignInPage /></SignedOutOnly>} />
         <Route path="/sign-up" element={<SignedOutOnly><SignUpPage /></SignedOutOnly>} />
+        {/* Whoever holds a reset link may use it, signed in as someone else or not: the link decides the account. */}
+        <Route path="/reset-password" element={<Suspense fallback={<Loading />}><ResetPasswordPage /></Suspense>} />
         <Route element={<RequireSession><Layout /></RequireSession>}>
           <Route index element={<Navigate to="/links" replace />} />
           <Route path="/links" element={<LinksPage />} />
@@ -60,6 +64,7 @@ export function App() {
           <Route path="/webhooks" element={<WebhooksPage />} />
           <Route path="/keys" element={<KeysPage />} />
           <Route path="/account" element={<AccountPage />} />
+          <Route path="/admin" element={<AdminPage />} />
           <Route path="*" element={<NotFoundPage />} />
         </Route>
       </Routes>

@@ -1,6 +1,6 @@
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
-import { Checkbox, ColorInput, FileInput, MantineProvider, NumberInput, PasswordInput, Select, TextInput, Textarea, createTheme } from '@mantine/core';
+import { MantineProvider } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
@@ -8,25 +8,7 @@ import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import { ApiError } from './api';
 import { SessionProvider } from './session';
-
-// No asterisk after a required field's label: a label reads exactly as written ("Email", not "Email *"), for people
-// using screen readers and for tests that find a field by its exact label; the field stays `required`.
-const plainLabel = { defaultProps: { withAsterisk: false } };
-const theme = createTheme({
-  primaryColor: 'indigo',
-  defaultRadius: 'md',
-  fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif',
-  components: {
-    TextInput: TextInput.extend(plainLabel),
-    PasswordInput: PasswordInput.extend(plainLabel),
-    NumberInput: NumberInput.extend(plainLabel),
-    Select: Select.extend(plainLabel),
-    FileInput: FileInput.extend(plainLabel),
-    ColorInput: ColorInput.extend(plainLabel),
-    Textarea: Textarea.extend(plainLabel),
-    CheckboxGroup: Checkbox.Group.extend(plainLabel),
-  },
-});
+import { cssVariablesResolver, theme } from './theme';
 
 const queries = new QueryClient({
   defaultOptions: {
@@ -37,7 +19,8 @@ const queries = new QueryClient({
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <MantineProvider theme={theme} defaultColorScheme="light">
+    {/* The system's light or dark scheme, followed live; index.html paints the page in it before this runs. */}
+    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="auto">
       <Notifications position="top-right" />
       <QueryClientProvider client={queries}>
         <SessionProvider>

@@ -85,6 +85,10 @@ export function useSession(): Session {
 export const useAccount = (): SessionAccount => useSession().account;
 
 const ORDER: Tier[] = ['free', 'pro', 'builder', 'enterprise'];
-/** True when the account's plan is `tier` or above. */
+/**
+ * @deprecated Gate on what the plan allows (`PlanGate`, `useAllows` in plan.ts), never on tier order: an operator
+ * may redefine every plan, and an operator's account has no plan limits whatever its tier.
+ */
 export const tierAtLeast = (tier: Tier, needed: Tier): boolean => ORDER.indexOf(tier) >= ORDER.indexOf(needed);
+/** @deprecated Use `planName(account)` from plan.ts, which also names an operator's account truthfully. */
 export const tierLabel = (tier: Tier): string => tier[0]!.toUpperCase() + tier.slice(1);

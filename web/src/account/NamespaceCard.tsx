@@ -17,7 +17,7 @@ const links = (n: number) => `${n} ${n === 1 ? 'link' : 'links'}`;
 
 function HeldTable({ held, onRelease }: { held: Held[]; onRelease: (n: Held) => void }) {
   return (
-    <Table.ScrollContainer minWidth={300}>
+    <Table.ScrollContainer minWidth={300} scrollAreaProps={{ viewportProps: { tabIndex: 0, role: 'region', 'aria-label': 'Namespaces' } }}>
       <Table aria-label="Namespaces you hold" verticalSpacing="xs">
         <Table.Thead>
           <Table.Tr>

@@ -43,7 +43,8 @@ function UsageDetails({ usage, profile }: { usage: Usage; profile: Profile }) {
           used={usage.overageChargeCents}
           limit={usage.overageLimitCents || null}
           usedText={dollars(usage.overageChargeCents)}
-          limitText={usage.overageLimitCents ? `${dollars(usage.overageLimitCents)} cap` : 'no cap'}
+          limitText={`${dollars(usage.overageLimitCents ?? 0)} cap`}
+          noLimit="No cap set: overage is charged without a limit."
         />
       )}
       {usage.grace.active && <GraceMeter grace={usage.grace} />}
@@ -71,7 +72,7 @@ function UsageDetails({ usage, profile }: { usage: Usage; profile: Profile }) {
       <Title order={3} size="h5">
         Overage cap
       </Title>
-      <OverageCapForm profile={profile} capCents={usage.overageLimitCents} />
+      <OverageCapForm limits={profile.limits} capCents={usage.overageLimitCents} />
     </Stack>
   );
 }

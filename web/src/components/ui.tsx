@@ -1,9 +1,11 @@
+import { describeError, errorCodeOf } from '../errors';
 import { ActionIcon, Alert, Button, Center, CopyButton, Group, Loader, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { IconCheck, IconCopy, IconInfoCircle, IconLock } from '@tabler/icons-react';
 import { useEffect, type ReactNode } from 'react';
 import { Link } from 'react-router';
-import { ApiError, messageOf, type ApiErrorCode } from '../api';
-import { tierAtLeast, tierLabel, useAccount, type Tier } from '../session';
+import { ApiError, type ApiErrorCode } from '../api';
+import { inSentence, usePlanLimits, type Capability } from '../plan';
+import { tierAtLeast, useAccount, type Tier } from '../session';
 
 /** The page's one h1, and the browser tab's title. */
 export function PageTitle({ title, actions, description }: { title: string; actions?: ReactNode; description?: ReactNode }) {
@@ -40,13 +42,8 @@ export function Loading({ label = 'Loading…' }: { label?: string }) {
 export function ErrorNotice({ error, title = 'That did not work' }: { error: unknown; title?: string }) {
   if (!error) return null;
   return (
-    <Alert color="red" title={title} role="alert" icon={<IconInfoCircle aria-hidden />}>
-      {messageOf(error)}
-      {error instanceof ApiError && error.code && (
-        <Text size="xs" c="dimmed" mt={4}>
-          Code: {error.code}
-        </Text>
-      )}
+    <Alert color="red" title={title} role="alert" icon={<IconInfoCircle aria-hidden />} data-error-code={errorCodeOf(error)}>
+      {describeError(error)}
     </Alert>
   );
 }
@@ -65,7 +62,7 @@ export function EmptyState({ title, children }: { title: string; children?: Reac
  * stable error codes, never from guessing at messages.
  */
 export function fieldError(error: unknown, codes: readonly ApiErrorCode[]): string | undefined {
-  return error instanceof ApiError && codes.includes(error.code) ? error.message : undefined;
+  return error instanceof ApiError && codes.includes(error.code) ? describeError(error) : undefined;
 }
 
 /** True when the error belongs to no field listed, so the form shows it above its fields. */
@@ -73,22 +70,45 @@ export function isFormError(error: unknown, fieldCodes: readonly ApiErrorCode[])
   return Boolean(error) && !(error instanceof ApiError && fieldCodes.includes(error.code));
 }
 
-/** Shows `children` when the account's plan is `tier` or above, an upgrade hint otherwise: never a broken button. */
-export function TierGate({ tier, feature, children }: { tier: Tier; feature: string; children: ReactNode }) {
-  const account = useAccount();
-  if (tierAtLeast(account.tier, tier)) return <>{children}</>;
-  return <UpgradeHint tier={tier} feature={feature} />;
+/**
+ * Shows `children` when the signed-in account's plan `allows` the feature, as the server's plan limits say
+ * (`<PlanGate allows={(limits) => limits.domains !== 0} feature="Custom domains">`); a hint otherwise, never a broken
+ * button. An operator's limits come back unlimited, so operators pass every gate. When the limits cannot be read
+ * the page shows anyway: the API's own refusal is the final word.
+ */
+export function PlanGate({ allows, feature, children }: { allows: Capability; feature: string; children: ReactNode }) {
+  const { limits, isPending } = usePlanLimits();
+  if (isPending) return <Loading />;
+  if (!limits || allows(limits)) return <>{children}</>;
+  return <PlanHint feature={feature} />;
 }
 
-export function UpgradeHint({ tier, feature }: { tier: Tier; feature: string }) {
+/** Why a feature is missing and who can change that; `feature` is a noun phrase such as "Custom domains". */
+export function PlanHint({ feature, children }: { feature: string; children?: ReactNode }) {
   return (
-    <Alert color="grape" icon={<IconLock aria-hidden />} title={`${feature} needs the ${tierLabel(tier)} plan`}>
-      Your account is on a plan without {feature.toLowerCase()}. Ask your Snip operator to move it to {tierLabel(tier)} or above.{' '}
+    <Alert color="grape" icon={<IconLock aria-hidden />} title={`Your plan does not include ${inSentence(feature)}`}>
+      {children}
+      {children ? ' ' : ''}Ask the person who runs this Snip server to change your plan.{' '}
       <Text component={Link} to="/account" inherit td="underline">
         See your plan
       </Text>
     </Alert>
   );
+}
+
+/**
+ * @deprecated Gate on a capability with `PlanGate` (plan limits from the server), not on a tier name. Kept working
+ * for pages not yet moved: operators pass, and the hint names no tier.
+ */
+export function TierGate({ tier, feature, children }: { tier: Tier; feature: string; children: ReactNode }) {
+  const account = useAccount();
+  if (account.role === 'operator' || tierAtLeast(account.tier, tier)) return <>{children}</>;
+  return <PlanHint feature={feature} />;
+}
+
+/** @deprecated Use `PlanHint`; `tier` is ignored, the hint names no tier. */
+export function UpgradeHint({ feature }: { tier?: Tier; feature: string }) {
+  return <PlanHint feature={feature} />;
 }
 
 /** One click copies `value`; the button says so. */

@@ -3,7 +3,8 @@ import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { snip, type ApiErrorCode } from '../api';
-import { ErrorNotice, fieldError, isFormError } from '../components/ui';
+import { ErrorNotice, isFormError } from '../components/ui';
+import { fieldMessage } from '../errors';
 import { DOMAINS_KEY, type AddAnswer } from './types';
 
 const FIELD_CODES: ApiErrorCode[] = ['MISSING_DOMAIN', 'INVALID_DOMAIN', 'RESERVED_DOMAIN', 'DOMAIN_EXISTS', 'DOMAIN_TAKEN'];
@@ -17,7 +18,8 @@ export function AddDomainForm({ disabled, onAdded }: { disabled: boolean; onAdde
     onSuccess: (answer) => {
       onAdded(answer);
       void queries.invalidateQueries({ queryKey: DOMAINS_KEY });
-      notifications.show({ color: 'teal', title: `${answer.domain} added`, message: 'Create its DNS records, then press Verify.' });
+      // No title: under one, Mantine dims the message below 4.5:1.
+      notifications.show({ color: 'teal', message: `${answer.domain} added: create its DNS records, then press Verify.` });
       setName('');
     },
   });
@@ -39,7 +41,7 @@ export function AddDomainForm({ disabled, onAdded }: { disabled: boolean; onAdde
             spellCheck={false}
             value={name}
             onChange={(e) => setName(e.currentTarget.value)}
-            error={fieldError(add.error, FIELD_CODES)}
+            error={fieldMessage(add.error, FIELD_CODES)}
             disabled={disabled}
             style={{ flex: '1 1 14rem' }}
           />

@@ -16,6 +16,14 @@ function Field({ label, value, copyLabel }: { label: string; value: string; copy
   );
 }
 
+/** What each record does, in the words of a DNS host's form. */
+const PURPOSE: Record<string, string> = {
+  TXT: 'Proves the domain is yours. Snip looks for it when you press Verify.',
+  CNAME: 'Points the domain at this Snip server.',
+  A: "Points the domain at this Snip server's IPv4 address. It is an A record because the server's address is an IP address, which a CNAME record cannot name.",
+  AAAA: "Points the domain at this Snip server's IPv6 address. It is an AAAA record because the server's address is an IP address, which a CNAME record cannot name.",
+};
+
 /**
  * The records to create at the domain's DNS host, exactly as the API gave them (never rebuilt here, so the page
  * cannot drift from what the server checks). Cards instead of a table: long tokens stay readable at phone width.
@@ -27,13 +35,18 @@ export function DnsRecords({ domain, records }: { domain: string; records: DnsRe
       {records.map((record) => (
         <Paper key={`${record.type} ${record.name}`} withBorder p="xs" radius="sm" bg="var(--mantine-color-default-hover)">
           <Group gap="sm" align="flex-start" wrap="nowrap">
-            <Badge variant="outline" color="gray" mt={18} style={{ flexShrink: 0 }}>
+            <Badge variant="outline" color="gray" style={{ flexShrink: 0 }}>
               {record.type}
             </Badge>
-            <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs" style={{ flex: 1, minWidth: 0 }}>
-              <Field label="Name" value={record.name} copyLabel={`Copy ${record.type} record name`} />
-              <Field label="Value" value={record.value} copyLabel={`Copy ${record.type} record value`} />
-            </SimpleGrid>
+            <Stack gap={6} style={{ flex: 1, minWidth: 0 }}>
+              <Text size="sm">
+                {record.type} record. {PURPOSE[record.type] ?? ''}
+              </Text>
+              <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs">
+                <Field label="Name" value={record.name} copyLabel={`Copy ${record.type} record name`} />
+                <Field label="Value" value={record.value} copyLabel={`Copy ${record.type} record value`} />
+              </SimpleGrid>
+            </Stack>
           </Group>
         </Paper>
       ))}

@@ -5,6 +5,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { snip } from '../api';
 import { ErrorNotice, formatDateTime, formatNumber } from '../components/ui';
 import { DnsRecords } from './DnsRecords';
+import { HttpsNote } from './HttpsNote';
 import { NotFoundPageEditor } from './NotFoundPageEditor';
 import { domainParams, DOMAINS_KEY, STATUS_BADGE, type ActivateAnswer, type DnsRecord, type DomainInfo, type VerifyAnswer } from './types';
 
@@ -92,7 +93,7 @@ export function DomainCard({ domain, fallbackRecords, onDelete }: { domain: Doma
               )}
             </Group>
             <Text size="xs" c="dimmed">
-              Added {formatDateTime(domain.createdAt)} · {formatNumber(domain.linkCount)} {domain.linkCount === 1 ? 'link' : 'links'} · SSL {domain.sslStatus}
+              Added {formatDateTime(domain.createdAt)} · {formatNumber(domain.linkCount)} {domain.linkCount === 1 ? 'link' : 'links'}
             </Text>
           </Stack>
           <Group gap="xs" wrap="wrap">
@@ -131,6 +132,7 @@ export function DomainCard({ domain, fallbackRecords, onDelete }: { domain: Doma
           </Stack>
         )}
         {domain.status === 'verified' && !activate.data && !verify.data && <Text size="sm">The TXT record was found. Activate the domain to start using it for links.</Text>}
+        <HttpsNote domain={domain.domain} status={domain.status} />
 
         {!pending && (
           <Accordion variant="contained" chevronPosition="right">

@@ -3,7 +3,9 @@ import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { snip, type ApiErrorCode } from '../api';
-import { ErrorNotice, fieldError, isFormError } from '../components/ui';
+import { ErrorNotice, isFormError } from '../components/ui';
+import { fieldMessage } from '../errors';
+import { withAssumedScheme } from '../url-input';
 import { domainParams, DOMAINS_KEY, type NotFoundPage } from './types';
 
 type Kind = 'none' | NotFoundPage['type'];
@@ -20,7 +22,7 @@ export function NotFoundPageEditor({ domain, current }: { domain: string; curren
   const [html, setHtml] = useState(current?.html ?? '');
   const save = useMutation({
     mutationFn: () => {
-      const notFoundPage = kind === 'none' ? null : kind === 'redirect' ? { type: 'redirect', redirectUrl: redirectUrl.trim() } : { type: 'html', html };
+      const notFoundPage = kind === 'none' ? null : kind === 'redirect' ? { type: 'redirect', redirectUrl: withAssumedScheme(redirectUrl) } : { type: 'html', html };
       return snip.patch('/api/user/domains/{domain}', { params: domainParams(domain), body: { notFoundPage } });
     },
     onSuccess: (saved) => {
@@ -58,7 +60,7 @@ export function NotFoundPageEditor({ domain, current }: { domain: string; curren
             placeholder="https://example.com/"
             value={redirectUrl}
             onChange={(e) => setRedirectUrl(e.currentTarget.value)}
-            error={fieldError(save.error, URL_CODES)}
+            error={fieldMessage(save.error, URL_CODES, { url: 'Redirect URL' })}
           />
         )}
         {kind === 'html' && (
@@ -70,7 +72,7 @@ export function NotFoundPageEditor({ domain, current }: { domain: string; curren
             maxRows={12}
             value={html}
             onChange={(e) => setHtml(e.currentTarget.value)}
-            error={fieldError(save.error, HTML_CODES)}
+            error={fieldMessage(save.error, HTML_CODES)}
             styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
           />
         )}

@@ -26,7 +26,7 @@ export function DestinationClicks({ stats, link }: { stats: Pick<LinkStats, 'byD
       {total === 0 ? (
         <Text size="sm">No clicks yet: each destination's clicks appear here, side by side.</Text>
       ) : (
-        <Table.ScrollContainer minWidth={320}>
+        <Table.ScrollContainer minWidth={320} scrollAreaProps={{ viewportProps: { tabIndex: 0, role: 'region', 'aria-label': 'Clicks per destination' } }}>
           <Table aria-label="Clicks by destination">
             <Table.Thead>
               <Table.Tr>

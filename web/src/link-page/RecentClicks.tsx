@@ -12,7 +12,7 @@ export function RecentClicks({ clicks }: { clicks: RecentClick[] }) {
       {clicks.length === 0 ? (
         <EmptyState title="No clicks yet">Share your link: each visit appears here.</EmptyState>
       ) : (
-        <Table.ScrollContainer minWidth={560} maxHeight={420}>
+        <Table.ScrollContainer minWidth={560} maxHeight={420} scrollAreaProps={{ viewportProps: { tabIndex: 0, role: 'region', 'aria-label': 'Recent clicks' } }}>
           <Table striped stickyHeader>
             <Table.Thead>
               <Table.Tr>

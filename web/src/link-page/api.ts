@@ -16,6 +16,36 @@ export const fetchAnalytics = (shortPath: string, period: Exclude<Period, '24h'>
   snip.get('/api/analytics/links/{shortPath}', { params: { ...shortPathParams(shortPath), query: { period } } });
 export const fetchLastDay = (shortPath: string) => snip.get('/api/analytics/links/{shortPath}/hourly', { params: shortPathParams(shortPath) });
 export const fetchStats = (shortPath: string) => snip.get('/api/v1/links/{shortPath}/stats', { params: shortPathParams(shortPath) });
+/**
+ * How often an open link page asks for its numbers again, while the tab is in sight (TanStack Query pauses the
+ * interval in a hidden tab). A click is in the statistics a few milliseconds after its redirect (src/clicks/recorder.ts
+ * commits every 20 ms, and each statistics read waits for what is pending), so this is the delay a person sees.
+ */
+export const LIVE_REFRESH_MS = 4_000;
+
+/** What the link page shows of a period, and the totals beside it, read together so that they agree. */
+export interface LiveStats {
+  period: Period;
+  stats: LinkStats;
+  /** The period's breakdowns; for 24h the last 7 days' (the hourly answer has none). */
+  analytics: LinkAnalytics;
+  lastDay: LastDay | null;
+}
+
+/**
+ * The period's numbers first, then the total: clicks only ever add up, so a total read after the period's count is
+ * never below it ("Total clicks 5" beside "Clicks in the last 24 hours 6" came from a total read at page load and a
+ * period read after a later click, each cached on its own).
+ */
+export async function fetchLive(shortPath: string, period: Period): Promise<LiveStats> {
+  const [analytics, lastDay] = await Promise.all([fetchAnalytics(shortPath, period === '24h' ? '7d' : period), period === '24h' ? fetchLastDay(shortPath) : null]);
+  const stats = await fetchStats(shortPath);
+  return { period, stats, analytics, lastDay };
+}
+
+/** "the last 24 hours", "the last 30 days". */
+export const periodWords = (period: Period) => (period === '24h' ? 'the last 24 hours' : `the last ${PERIOD_DAYS[period]} days`);
+
 export const fetchTrust = (shortPath: string) => snip.get('/api/link-scan/{short}', { params: { path: { short: shortPath } } });
 
 export interface QrLook {

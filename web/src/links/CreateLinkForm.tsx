@@ -1,4 +1,5 @@
-import { Anchor, Button, Collapse, Group, NumberInput, Paper, Select, SimpleGrid, Stack, TagsInput, Text, TextInput } from '@mantine/core';
+import { withAssumedScheme } from '../url-input';
+import { Anchor, Button, Code, Collapse, Group, NumberInput, Paper, Select, SimpleGrid, Stack, TagsInput, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { IconChevronDown, IconChevronUp } from '@tabler/icons-react';
@@ -8,6 +9,7 @@ import { ErrorNotice, fieldError, isFormError } from '../components/ui';
 import { useProfile } from '../profile';
 import { tierAtLeast, useAccount } from '../session';
 import { createLink, isoFromLocal } from './api';
+import { withUtm } from './utm-preview';
 
 const URL_CODES: ApiErrorCode[] = ['MISSING_URL', 'INVALID_URL'];
 const SLUG_CODES: ApiErrorCode[] = ['INVALID_SLUG', 'SLUG_TAKEN', 'PREMIUM_REQUIRED', 'NAMESPACE_REQUIRED'];
@@ -45,7 +47,7 @@ export function CreateLinkForm() {
   const create = useMutation({
     mutationFn: () =>
       createLink({
-        url: url.trim(),
+        url: withAssumedScheme(url),
         customSlug: slug.trim() || undefined,
         expiresAt: isoFromLocal(expiresAt),
         activeFrom: isoFromLocal(activeFrom),
@@ -69,7 +71,7 @@ export function CreateLinkForm() {
       setExpiresAt('');
       setActiveFrom('');
       setMaxClicks('');
-      setTags([]);
+      // Folder, tags, UTM template and domain stay for the next link: a batch of links usually shares them.
     },
   });
 
@@ -78,16 +80,33 @@ export function CreateLinkForm() {
     create.mutate();
   };
   const error = create.error;
+  const chosenTemplate = (templates.data?.templates ?? []).find((t) => t.id === template);
+  const utmPreview = chosenTemplate ? withUtm(url, chosenTemplate) : null;
+  const folderName = (folders.data?.folders ?? []).find((f) => f.id === folderId)?.name;
+  const kept = [
+    tags.length > 0 ? `tags ${tags.join(', ')}` : null,
+    folderName ? `folder ${folderName}` : null,
+    chosenTemplate ? `UTM template ${chosenTemplate.name}` : null,
+    domain ? `domain ${domain}` : null,
+  ].filter((part) => part !== null);
 
   return (
-    <Paper withBorder p="md" radius="md" mb="lg" component="section" aria-labelledby="create-link-heading">
+    <Paper withBorder p={{ base: 'sm', sm: 'md' }} radius="md" mb={{ base: 'sm', sm: 'lg' }} component="section" aria-labelledby="create-link-heading">
       <form onSubmit={submit} noValidate>
-        <Stack gap="sm">
-          <Text id="create-link-heading" fw={600} component="h2" m={0} size="md">
-            Shorten a link
-          </Text>
+        <Stack gap="xs">
+          <Group justify="space-between" gap="xs" wrap="nowrap">
+            <Text id="create-link-heading" fw={600} component="h2" m={0} size="md">
+              Shorten a link
+            </Text>
+            <Anchor component="button" type="button" size="sm" onClick={() => setMore((open) => !open)} aria-expanded={more} aria-controls="create-link-options">
+              <Group gap={4} wrap="nowrap">
+                {more ? 'Fewer options' : 'More options'}
+                {more ? <IconChevronUp size={14} aria-hidden /> : <IconChevronDown size={14} aria-hidden />}
+              </Group>
+            </Anchor>
+          </Group>
           {isFormError(error, FIELD_CODES) && <ErrorNotice error={error} title="The link was not created" />}
-          <Group align="flex-start" gap="sm" wrap="wrap">
+          <Group align="flex-start" gap="sm" wrap="nowrap">
             <TextInput
               label="Destination URL"
               placeholder="https://example.com/a/long/page"
@@ -96,18 +115,22 @@ export function CreateLinkForm() {
               value={url}
               onChange={(e) => setUrl(e.currentTarget.value)}
               error={fieldError(error, URL_CODES)}
-              style={{ flex: '1 1 16rem' }}
+              style={{ flex: 1, minWidth: 0 }}
             />
-            <Button type="submit" loading={create.isPending} mt={{ base: 0, xs: 25 }}>
+            <Button type="submit" loading={create.isPending} mt={25} style={{ flexShrink: 0 }}>
               Create link
             </Button>
           </Group>
-          <Anchor component="button" type="button" size="sm" onClick={() => setMore((open) => !open)} aria-expanded={more} aria-controls="create-link-options">
-            <Group gap={4}>
-              {more ? <IconChevronUp size={14} aria-hidden /> : <IconChevronDown size={14} aria-hidden />}
-              {more ? 'Fewer options' : 'More options'}
-            </Group>
-          </Anchor>
+          {utmPreview && (
+            <Text size="xs" style={{ overflowWrap: 'anywhere' }}>
+              With UTM parameters: <Code data-testid="utm-preview">{utmPreview}</Code>
+            </Text>
+          )}
+          {!more && kept.length > 0 && (
+            <Text size="xs" c="dimmed">
+              Next links get {kept.join(' · ')}
+            </Text>
+          )}
           <Collapse expanded={more} id="create-link-options">
             <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="sm">
               <TextInput

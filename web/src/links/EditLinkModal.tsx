@@ -1,3 +1,4 @@
+import { withAssumedScheme } from '../url-input';
 import { Button, Group, Modal, NumberInput, Select, Stack, TagsInput, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -23,7 +24,7 @@ export function EditLinkModal({ link, folders, onClose }: { link: Link; folders:
       const shortPath = shortPathOf(link);
       const params = shortPathParams(shortPath);
       const changes: Body<'/api/links/{shortPath}', 'patch'> = {};
-      if (url.trim() !== link.long) changes.url = url.trim();
+      if (withAssumedScheme(url) !== link.long) changes.url = withAssumedScheme(url);
       if (expiresAt !== localFromIso(link.expiresAt)) changes.expiresAt = isoFromLocal(expiresAt) ?? null;
       if (activeFrom !== localFromIso(link.activeFrom)) changes.activeFrom = isoFromLocal(activeFrom) ?? null;
       const cap = typeof maxClicks === 'number' ? maxClicks : null;

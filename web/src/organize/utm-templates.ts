@@ -22,12 +22,8 @@ export const deleteTemplate = (id: string) => snip.delete('/api/utm-templates/{i
 
 /** The parameters a template adds, as they appear in a destination's query string. */
 export function queryOf(template: Record<UtmField, string | null>): string {
-  const params = new URLSearchParams();
-  for (const { key, param } of UTM_FIELDS) {
-    const value = template[key];
-    if (value) params.set(param, value);
-  }
-  return params.toString();
+  // As the server writes them (src/utm/apply.ts): a space is %20, never +.
+  return UTM_FIELDS.flatMap(({ key, param }) => (template[key] ? [`${param}=${encodeURIComponent(template[key])}`] : [])).join('&');
 }
 
 const inputOf = (t: UtmTemplate): TemplateInput => ({ name: t.name, utmSource: t.utmSource, utmMedium: t.utmMedium, utmCampaign: t.utmCampaign, utmTerm: t.utmTerm, utmContent: t.utmContent });

@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ApiError, snip } from '../api';
 import { ConfirmModal } from '../components/ConfirmModal';
-import { EmptyState, ErrorNotice, Loading, PageTitle, TierGate, UpgradeHint } from '../components/ui';
+import { EmptyState, ErrorNotice, Loading, PageTitle, PlanGate, PlanHint } from '../components/ui';
 import { AddDomainForm } from '../domains/AddDomainForm';
 import { DomainCard } from '../domains/DomainCard';
 import { DomainsSummary } from '../domains/DomainsSummary';
@@ -32,7 +32,7 @@ function Domains() {
   };
 
   // The session's tier may be older than the plan: the API's own refusal is the final word.
-  if (list.error instanceof ApiError && list.error.code === 'TIER_UPGRADE_REQUIRED') return <UpgradeHint tier="pro" feature="Custom domains" />;
+  if (list.error instanceof ApiError && list.error.code === 'TIER_UPGRADE_REQUIRED') return <PlanHint feature="Custom domains" />;
 
   const domains = list.data?.domains ?? [];
   const limit = profile.data?.limits.domains;
@@ -46,7 +46,7 @@ function Domains() {
             Add a domain
           </Title>
           <DomainsSummary used={domains.length} limit={limit} monthlyPrice={list.data?.monthlyPrice} />
-          {full && <Text size="sm">Your plan's domains are all in use: delete one to add another.</Text>}
+          {full && <Text size="sm">{limit === 1 ? "Your plan's one domain is in use" : `Your plan's ${limit} domains are all in use`}: delete one to add another.</Text>}
           <AddDomainForm disabled={full} onAdded={(a) => setAddedRecords((all) => ({ ...all, [a.domain]: [a.txtRecord, a.cnameRecord] }))} />
         </Stack>
       </Paper>
@@ -84,9 +84,9 @@ export function DomainsPage() {
   return (
     <>
       <PageTitle title="Domains" description="Serve your short links from your own domain, proven yours by a DNS TXT record." />
-      <TierGate tier="pro" feature="Custom domains">
+      <PlanGate allows={(limits) => limits.domains !== 0} feature="Custom domains">
         <Domains />
-      </TierGate>
+      </PlanGate>
     </>
   );
 }

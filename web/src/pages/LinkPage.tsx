@@ -5,12 +5,14 @@ import { useState } from 'react';
 import { Link as RouterLink, useParams } from 'react-router';
 import { ApiError, shortPathParams, snip } from '../api';
 import { CopyValue, EmptyState, ErrorNotice, formatDateTime, formatNumber, Loading, PageTitle } from '../components/ui';
-import { fetchAnalytics, fetchLastDay, fetchStats, PERIOD_DAYS, PERIODS, type Period } from '../link-page/api';
+import { fetchLive, LIVE_REFRESH_MS, PERIOD_DAYS, PERIODS, periodWords, type Period } from '../link-page/api';
 import { Breakdown } from '../link-page/Breakdown';
 import { ClicksChart } from '../link-page/ClicksChart';
 import { QrPanel } from '../link-page/QrPanel';
 import { RecentClicks } from '../link-page/RecentClicks';
 import { DestinationClicks } from '../link-page/DestinationClicks';
+import { DisabledNotice, LinkActions } from '../link-page/LinkActions';
+import { disabledReasonOf } from '../links/api';
 import { countryName, dailyPoints, hourlyPoints } from '../link-page/series';
 import { TrustPanel } from '../link-page/TrustPanel';
 import { useProfile } from '../profile';
@@ -34,12 +36,16 @@ export function LinkPage() {
   const profile = useProfile();
   const [period, setPeriod] = useState<Period>('7d');
   const link = useQuery({ queryKey: ['link', shortPath], queryFn: () => snip.get('/api/links/{shortPath}', { params: shortPathParams(shortPath) }) });
-  const stats = useQuery({ queryKey: ['link', shortPath, 'stats'], queryFn: () => fetchStats(shortPath), enabled: link.isSuccess });
-  const lastDay = useQuery({ queryKey: ['link', shortPath, 'hourly'], queryFn: () => fetchLastDay(shortPath), enabled: link.isSuccess && period === '24h' });
-  const analytics = useQuery({
-    queryKey: ['link', shortPath, 'analytics', period === '24h' ? '7d' : period],
-    queryFn: () => fetchAnalytics(shortPath, period === '24h' ? '7d' : period),
+  // One query for every number on the page, asked again every few seconds while the tab is in sight: the totals and
+  // the period's counts always come from one reading, and a period switch reads both again. Until the new period's
+  // answer comes the previous one stays, labelled with its own period, so a label never sits beside another's number.
+  const live = useQuery({
+    queryKey: ['link', shortPath, 'live', period],
+    queryFn: () => fetchLive(shortPath, period),
     enabled: link.isSuccess,
+    refetchInterval: LIVE_REFRESH_MS,
+    // Another link's numbers are never a placeholder (the page stays mounted from one link to the next).
+    placeholderData: (previous, previousQuery) => (previousQuery?.queryKey[1] === shortPath ? previous : undefined),
   });
 
   if (link.isPending) return <Loading label="Loading the link…" />;
@@ -56,9 +62,13 @@ export function LinkPage() {
     );
   }
   const data = link.data;
+  const disabledReason = disabledReasonOf(data);
   const historyDays = profile.data?.limits.historyDays ?? 30;
-  const points = period === '24h' ? (lastDay.data ? hourlyPoints(lastDay.data) : []) : analytics.data ? dailyPoints(analytics.data) : [];
-  const a = analytics.data;
+  const shown = live.data;
+  const shownPeriod = shown?.period ?? period;
+  const points = !shown ? [] : shown.lastDay ? hourlyPoints(shown.lastDay) : dailyPoints(shown.analytics);
+  const a = shown?.analytics;
+  const stats = shown?.stats;
 
   return (
     <>
@@ -69,10 +79,11 @@ export function LinkPage() {
       </Anchor>
       <PageTitle
         title={data.fullPath ?? data.shortCode}
+        actions={<LinkActions link={data} disabled={disabledReason !== null} />}
         description={
           <Stack gap={4} component="span">
             <Group gap={4} wrap="nowrap" component="span">
-              <Text span fw={600} c="indigo.7" style={{ overflowWrap: 'anywhere' }}>
+              <Text span fw={600} c="indigo" style={{ overflowWrap: 'anywhere' }}>
                 {data.url}
               </Text>
               <CopyValue value={data.url} label="Copy short URL" />
@@ -92,11 +103,12 @@ export function LinkPage() {
           </Stack>
         }
       />
+      {disabledReason !== null && <DisabledNotice reason={disabledReason} />}
       <Stack gap="lg">
         <SimpleGrid cols={{ base: 2, sm: 3 }} spacing="sm">
-          <Stat label="Total clicks" value={stats.data?.totalClicks} />
-          <Stat label={period === '24h' ? 'Clicks in the last 24 hours' : `Clicks in the last ${PERIOD_DAYS[period]} days`} value={period === '24h' ? lastDay.data?.totalClicks : a?.totalClicks} />
-          <Stat label="Unique visitors" value={a?.uniqueVisitors} />
+          <Stat label="Total clicks" value={stats?.totalClicks} />
+          <Stat label={`Clicks in ${periodWords(shownPeriod)}`} value={shown ? (shown.lastDay ?? shown.analytics).totalClicks : undefined} />
+          <Stat label={shownPeriod === '24h' ? 'Unique visitors in the last 7 days' : 'Unique visitors'} value={a?.uniqueVisitors} />
         </SimpleGrid>
 
         <Paper withBorder p="md" radius="md">
@@ -116,16 +128,16 @@ export function LinkPage() {
               Your plan keeps {historyDays} days of statistics; longer periods need a higher plan.
             </Text>
           )}
-          {analytics.isError || lastDay.isError ? (
-            <ErrorNotice error={analytics.error ?? lastDay.error} title="Statistics unavailable" />
+          {live.isError && !shown ? (
+            <ErrorNotice error={live.error} title="Statistics unavailable" />
           ) : points.length === 0 ? (
             <Loading label="Loading statistics…" />
           ) : (
-            <ClicksChart points={points} label={`Clicks per ${period === '24h' ? 'hour, last 24 hours' : `day, last ${PERIOD_DAYS[period]} days`}`} />
+            <ClicksChart points={points} label={`Clicks per ${shownPeriod === '24h' ? 'hour, last 24 hours' : `day, last ${PERIOD_DAYS[shownPeriod]} days`}`} />
           )}
         </Paper>
 
-        {a && a.totalClicks === 0 && period !== '24h' ? (
+        {a && a.totalClicks === 0 && shownPeriod !== '24h' ? (
           <EmptyState title="No clicks in this period">Share your link: countries, devices and referrers appear here.</EmptyState>
         ) : a ? (
           <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="sm">
@@ -138,16 +150,17 @@ export function LinkPage() {
           </SimpleGrid>
         ) : null}
 
-        {stats.data && link.data ? <DestinationClicks stats={stats.data} link={link.data} /> : null}
+        {stats ? <DestinationClicks stats={stats} link={data} /> : null}
 
-        {stats.isError ? <ErrorNotice error={stats.error} title="Recent clicks unavailable" /> : stats.data ? <RecentClicks clicks={stats.data.clicks} /> : null}
+        {stats ? <RecentClicks clicks={stats.clicks} /> : null}
 
         <SimpleGrid cols={{ base: 1, md: 2 }} spacing="sm">
           <QrPanel shortPath={shortPath} />
           <TrustPanel shortPath={shortPath} shortUrl={data.url} />
         </SimpleGrid>
 
-        <RoutingSection link={data} shortPath={shortPath} />
+        {/* Routing is editing too, and a disabled link cannot be edited. */}
+        {disabledReason === null && <RoutingSection link={data} shortPath={shortPath} />}
       </Stack>
     </>
   );

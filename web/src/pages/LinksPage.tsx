@@ -1,17 +1,34 @@
-import { Button, Group, Stack, Text } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
+import { Box, Button, Collapse, Group, Select, Text } from '@mantine/core';
+import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { IconDownload, IconFilter } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { snip } from '../api';
 import { ConfirmModal } from '../components/ConfirmModal';
-import { EmptyState, ErrorNotice, Loading, PageTitle } from '../components/ui';
-import { deleteLink, listLinks, type Link, type LinkFilters as Filters } from '../links/api';
+import { EmptyState, ErrorNotice, formatNumber, Loading, PageTitle } from '../components/ui';
+import {
+  DEFAULT_PAGE_SIZE,
+  defaultBaseOf,
+  deleteLink,
+  exportLinks,
+  givenFilters,
+  listLinks,
+  PAGE_SIZES,
+  saveFile,
+  totalOf,
+  type ExportFormat,
+  type Link,
+  type LinkFilters as Filters,
+  type PageSize,
+} from '../links/api';
 import { CreateLinkForm } from '../links/CreateLinkForm';
 import { EditLinkModal } from '../links/EditLinkModal';
 import { LinkFilters } from '../links/LinkFilters';
 import { LinkRow } from '../links/LinkRow';
+
+const plural = (n: number) => `${formatNumber(n)} ${n === 1 ? 'link' : 'links'}`;
 
 export function LinksPage() {
   const queries = useQueryClient();
@@ -23,11 +40,15 @@ export function LinksPage() {
     tag: params.get('tag') ?? undefined,
   }));
   const [page, setPage] = useState(1);
+  const [pageSize, setPageSize] = useState<PageSize>(DEFAULT_PAGE_SIZE);
   const [debounced] = useDebouncedValue(filters, 250);
   const [editing, setEditing] = useState<Link | null>(null);
   const [deleting, setDeleting] = useState<Link | null>(null);
+  // On a phone the filters wait behind a button, so the links themselves come first; read at once, not after a paint.
+  const wide = useMediaQuery('(min-width: 48em)', true, { getInitialValueInEffect: false });
+  const [filtersOpen, setFiltersOpen] = useState(false);
 
-  const links = useQuery({ queryKey: ['links', debounced, page], queryFn: () => listLinks(debounced, page), placeholderData: keepPreviousData });
+  const links = useQuery({ queryKey: ['links', debounced, page, pageSize], queryFn: () => listLinks(debounced, page, pageSize), placeholderData: keepPreviousData });
   const folders = useQuery({ queryKey: ['folders'], queryFn: () => snip.get('/api/folders') });
   const folderList = folders.data?.folders ?? [];
   const remove = useMutation({
@@ -38,19 +59,76 @@ export function LinksPage() {
       setDeleting(null);
     },
   });
+  // The filters in effect when the button is pressed: the file holds what the list shows then, every page of it.
+  const download = useMutation({
+    mutationFn: (format: ExportFormat) => exportLinks(filters, format),
+    onSuccess: ({ file, filename }) => saveFile(file, filename),
+  });
 
   const changeFilters = (next: Filters) => {
     setFilters(next);
     setPage(1);
   };
-  const filtered = Boolean(filters.search || filters.folderId || filters.tag);
+  const activeFilters = Object.keys(givenFilters(filters)).length;
+  const filtered = activeFilters > 0;
   const list = links.data?.links ?? [];
+  const total = links.data ? totalOf(links.data) : undefined;
+  const base = defaultBaseOf(list);
+  const first = (page - 1) * pageSize + 1;
+  const count =
+    total === undefined
+      ? `${formatNumber(first)}–${formatNumber(first + list.length - 1)} of more than ${formatNumber(first + list.length - 1)} links`
+      : filtered
+        ? `${plural(total)} match`
+        : plural(total);
 
   return (
     <>
-      <PageTitle title="Links" />
+      <PageTitle
+        title="Links"
+        description={
+          <>
+            <span aria-live="polite">{links.data ? count : ''}</span>
+            {wide && base && <span> · short URLs start with {base}/</span>}
+          </>
+        }
+        actions={
+          <Group gap="xs" wrap="nowrap">
+            {!wide && (
+              <Button
+                size={wide ? 'xs' : 'compact-sm'}
+                variant={filtersOpen ? 'light' : 'default'}
+                leftSection={<IconFilter size={14} aria-hidden />}
+                onClick={() => setFiltersOpen((open) => !open)}
+                aria-expanded={filtersOpen}
+                aria-controls="link-filters"
+              >
+                Filters{activeFilters > 0 ? ` (${activeFilters})` : ''}
+              </Button>
+            )}
+            {(['csv', 'json'] as const).map((format) => (
+              <Button
+                key={format}
+                size={wide ? 'xs' : 'compact-sm'}
+                variant="default"
+                leftSection={<IconDownload size={14} aria-hidden />}
+                loading={download.isPending && download.variables === format}
+                disabled={list.length === 0}
+                onClick={() => download.mutate(format)}
+                // On a phone the button says only the format; its name still says what it does.
+                aria-label={`Export ${format.toUpperCase()}`}
+              >
+                {wide ? `Export ${format.toUpperCase()}` : format.toUpperCase()}
+              </Button>
+            ))}
+          </Group>
+        }
+      />
       <CreateLinkForm />
-      <LinkFilters filters={filters} folders={folderList} onChange={changeFilters} />
+      <ErrorNotice error={download.error} title="The export did not work" />
+      <Collapse expanded={wide || filtersOpen} id="link-filters">
+        <LinkFilters filters={filters} folders={folderList} onChange={changeFilters} />
+      </Collapse>
       {links.isPending ? (
         <Loading label="Loading links…" />
       ) : links.isError ? (
@@ -62,23 +140,40 @@ export function LinksPage() {
           <EmptyState title="No links yet">Paste a long URL above and press Create link: its short URL appears here.</EmptyState>
         )
       ) : (
-        <Stack gap="xs" component="ul" p={0} m={0} aria-label="Your links" aria-busy={links.isFetching}>
+        <Box component="ul" p={0} m={0} aria-label="Your links" aria-busy={links.isFetching} style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}>
           {list.map((link) => (
             <LinkRow key={link.id} link={link} folder={folderList.find((f) => f.id === link.folderId)} onEdit={() => setEditing(link)} onDelete={() => setDeleting(link)} />
           ))}
-        </Stack>
+        </Box>
       )}
-      {(page > 1 || links.data?.pagination.hasMore) && (
-        <Group justify="space-between" mt="md" component="nav" aria-label="Pages of links">
-          <Button variant="default" disabled={page === 1} onClick={() => setPage((p) => p - 1)}>
-            Previous page
-          </Button>
-          <Text size="sm" c="dimmed">
-            Page {page}
-          </Text>
-          <Button variant="default" disabled={!links.data?.pagination.hasMore} onClick={() => setPage((p) => p + 1)}>
-            Next page
-          </Button>
+      {!wide && base && (
+        <Text size="xs" c="dimmed" mt="xs">
+          Short URLs start with {base}/
+        </Text>
+      )}
+      {list.length > 0 && (
+        <Group justify="space-between" mt="md" gap="xs" component="nav" aria-label="Pages of links">
+          <Group gap="xs">
+            <Button variant="default" size="xs" disabled={page === 1} onClick={() => setPage((p) => p - 1)}>
+              Previous page
+            </Button>
+            <Text size="sm">Page {page}</Text>
+            <Button variant="default" size="xs" disabled={!links.data?.pagination.hasMore} onClick={() => setPage((p) => p + 1)}>
+              Next page
+            </Button>
+          </Group>
+          <Select
+            label="Links per page"
+            size="xs"
+            w={130}
+            allowDeselect={false}
+            data={PAGE_SIZES.map(String)}
+            value={String(pageSize)}
+            onChange={(value) => {
+              setPageSize(Number(value) as PageSize);
+              setPage(1);
+            }}
+          />
         </Group>
       )}
       {editing && <EditLinkModal link={editing} folders={folderList} onClose={() => setEditing(null)} />}

@@ -4,10 +4,10 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ApiError, snip } from '../api';
 import { ConfirmModal } from '../components/ConfirmModal';
-import { EmptyState, ErrorNotice, Loading, PageTitle, UpgradeHint } from '../components/ui';
-import { useProfile } from '../profile';
+import { EmptyState, ErrorNotice, Loading, PageTitle, PlanGate, PlanHint } from '../components/ui';
 import { CreateWebhookForm } from '../webhooks/CreateWebhookForm';
 import { Deliveries } from '../webhooks/Deliveries';
+import { EditWebhookModal } from '../webhooks/EditWebhookModal';
 import { webhookParams, WEBHOOKS_KEY, type Webhook } from '../webhooks/types';
 import { WebhookCard } from '../webhooks/WebhookCard';
 import { WebhooksCount } from '../webhooks/WebhooksCount';
@@ -16,6 +16,7 @@ function Webhooks() {
   const queries = useQueryClient();
   const list = useQuery({ queryKey: WEBHOOKS_KEY, queryFn: () => snip.get('/api/webhooks') });
   const [log, setLog] = useState<Webhook | null>(null);
+  const [editing, setEditing] = useState<Webhook | null>(null);
   const [deleting, setDeleting] = useState<Webhook | null>(null);
   const remove = useMutation({
     mutationFn: (hook: Webhook) => snip.delete('/api/webhooks/{webhookId}', { params: webhookParams(hook.id) }),
@@ -31,7 +32,7 @@ function Webhooks() {
   };
 
   // The API's own refusal is the final word on the plan (the profile may be older than a tier change).
-  if (list.error instanceof ApiError && list.error.code === 'TIER_REQUIRED') return <UpgradeHint tier="pro" feature="Webhooks" />;
+  if (list.error instanceof ApiError && list.error.code === 'TIER_REQUIRED') return <PlanHint feature="Webhooks" />;
 
   const hooks = list.data?.webhooks ?? [];
   const limit = list.data?.limit;
@@ -45,7 +46,7 @@ function Webhooks() {
             New webhook
           </Title>
           {list.data && <WebhooksCount used={hooks.length} limit={list.data.limit} />}
-          {full ? <Text size="sm">Your plan's {limit} webhooks are all in use: delete one to add another.</Text> : <CreateWebhookForm />}
+          {full ? <Text size="sm">{limit === 1 ? "Your plan's one webhook is in use" : `Your plan's ${limit} webhooks are all in use`}: delete one to add another.</Text> : <CreateWebhookForm />}
         </Stack>
       </Paper>
 
@@ -62,12 +63,13 @@ function Webhooks() {
         ) : (
           <Stack gap="sm" component="ul" p={0} m={0} aria-label="Your webhooks">
             {hooks.map((hook) => (
-              <WebhookCard key={hook.id} hook={hook} onShowDeliveries={() => setLog(hook)} onDelete={() => setDeleting(hook)} />
+              <WebhookCard key={hook.id} hook={hook} onEdit={() => setEditing(hook)} onShowDeliveries={() => setLog(hook)} onDelete={() => setDeleting(hook)} />
             ))}
           </Stack>
         )}
       </Stack>
 
+      {editing && <EditWebhookModal hook={editing} onClose={() => setEditing(null)} />}
       {log && <Deliveries webhookId={log.id} name={log.name || log.url} onClose={() => setLog(null)} />}
       {deleting && (
         <ConfirmModal title={`Delete webhook ${deleting.name || deleting.url}?`} confirmLabel="Delete" busy={remove.isPending} error={remove.error} onConfirm={() => remove.mutate(deleting)} onClose={closeDelete}>
@@ -79,19 +81,12 @@ function Webhooks() {
 }
 
 export function WebhooksPage() {
-  const profile = useProfile();
-  const allowed = profile.data?.limits.webhooks;
   return (
     <>
       <PageTitle title="Webhooks" description="Snip POSTs a signed JSON message to your server when your links are created, clicked, changed or expire." />
-      {profile.isPending ? (
-        <Loading />
-      ) : allowed === 0 ? (
-        <UpgradeHint tier="pro" feature="Webhooks" />
-      ) : (
-        // A failed profile read does not hide the page: the list's own answer still gates it.
+      <PlanGate allows={(limits) => limits.apiAccess && limits.webhooks !== 0} feature="Webhooks">
         <Webhooks />
-      )}
+      </PlanGate>
     </>
   );
 }

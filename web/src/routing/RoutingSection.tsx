@@ -89,7 +89,7 @@ function RoutingForm({ link, shortPath }: { link: Link; shortPath: string }) {
         </Part>
         <div role="alert">
           {problem && (
-            <Text c="red.8" size="sm" fw={600}>
+            <Text c="red" size="sm" fw={600}>
               {problem}
             </Text>
           )}

@@ -23,7 +23,7 @@ function PreviewCard({ preview, shortUrl, destination }: { preview: Preview; sho
         <Text size="xs" c="dimmed">
           {hostOf(shortUrl)}
         </Text>
-        <Text fw={700} c="indigo.8" style={{ overflowWrap: 'anywhere' }}>
+        <Text fw={700} c="indigo" style={{ overflowWrap: 'anywhere' }}>
           {preview.title.trim() || `Page at ${hostOf(destination)}`}
         </Text>
         {preview.description.trim() && (
@@ -33,7 +33,7 @@ function PreviewCard({ preview, shortUrl, destination }: { preview: Preview; sho
         )}
         {image && (
           // The dashboard's CSP loads no image from elsewhere (src/http/security-headers.ts): the card names the image instead.
-          <Box mt={4} p="md" bg="gray.1" style={{ borderRadius: 'var(--mantine-radius-sm)' }}>
+          <Box mt={4} p="md" bg="var(--mantine-color-default-hover)" style={{ borderRadius: 'var(--mantine-radius-sm)' }}>
             <Text size="xs" c="dimmed" ta="center" style={{ overflowWrap: 'anywhere' }}>
               Image from {hostOf(image)}
             </Text>

@@ -35,7 +35,7 @@ export function VariantsEditor({ variants, onChange }: { variants: DraftVariant[
           Add variant
         </Button>
         {variants.length > 0 && (
-          <Text size="sm" fw={600} c={total === 100 ? 'teal.8' : 'red.8'} aria-live="polite" data-testid="variant-total">
+          <Text size="sm" fw={600} c={total === 100 ? 'teal' : 'red'} aria-live="polite" data-testid="variant-total">
             Total: {total}%{total === 100 ? '' : ' (must be 100%)'}
           </Text>
         )}

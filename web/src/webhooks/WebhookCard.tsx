@@ -20,7 +20,7 @@ function TestOutcome({ result }: { result: TestResult }) {
 }
 
 /** One webhook: where it posts, what it listens to, how it last went, and its actions. */
-export function WebhookCard({ hook, onShowDeliveries, onDelete }: { hook: Webhook; onShowDeliveries: () => void; onDelete: () => void }) {
+export function WebhookCard({ hook, onEdit, onShowDeliveries, onDelete }: { hook: Webhook; onEdit: () => void; onShowDeliveries: () => void; onDelete: () => void }) {
   const queries = useQueryClient();
   const label = hook.name || hook.url;
   const test = useMutation({ mutationFn: () => snip.post('/api/webhooks/{webhookId}/test', { params: webhookParams(hook.id) }) });
@@ -71,6 +71,9 @@ export function WebhookCard({ hook, onShowDeliveries, onDelete }: { hook: Webhoo
         <Group gap="xs" wrap="wrap">
           <Button size="xs" variant="light" loading={test.isPending} onClick={() => test.mutate()} aria-label={`Send test to ${label}`}>
             Send test
+          </Button>
+          <Button size="xs" variant="default" onClick={onEdit} aria-label={`Edit webhook ${label}`}>
+            Edit
           </Button>
           <Button size="xs" variant="default" onClick={onShowDeliveries} aria-label={`Deliveries of ${label}`}>
             Deliveries
