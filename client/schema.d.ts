@@ -3023,6 +3023,8 @@ export interface components {
             offset: number;
             /** @description Whether a next page has items: ask again with offset + limit */
             hasMore: boolean;
+            /** @description How many links the filters keep, on every page together (the link lists) */
+            total?: number;
         };
         /** @description Done */
         SuccessMessage: {
@@ -3795,6 +3797,11 @@ export interface operations {
                         tier: "free" | "pro" | "builder" | "enterprise";
                         /** @description Prefix of custom-slug links: <namespace>/<slug> */
                         namespace: string | null;
+                        /**
+                         * @description `operator`: runs this server (no plan limits: `limits` says so); `member`: every other account
+                         * @enum {string}
+                         */
+                        role: "member" | "operator";
                         /** Format: date-time */
                         createdAt: string;
                         limits: {

@@ -44,7 +44,7 @@ export const agentLinkRoutes =
         },
         async (request) => {
           const page = await agentLinks.list(callerOf(request), request.query);
-          return { links: page.links.map((l) => show(l)), pagination: { limit: page.limit, offset: page.offset, hasMore: page.hasMore } };
+          return { links: page.links.map((l) => show(l)), pagination: { limit: page.limit, offset: page.offset, hasMore: page.hasMore, total: page.total } };
         },
       );
       app.get(

@@ -60,6 +60,7 @@ describe(`Description B account groups (${dialectName})`, () => {
         email: user.email,
         tier,
         namespace: user.namespace,
+        role: 'member',
         createdAt: expect.any(String),
         limits: expect.objectContaining({ apiAccess: tier !== 'free', customSlugs: tier !== 'free' }),
       });
@@ -131,12 +132,6 @@ describe(`Description B account groups (${dialectName})`, () => {
         apiKey: expect.stringMatching(KEY_PATTERN),
       });
       expect(created.apiKey.startsWith(created.prefix)).toBe(true);
-      const named = await t.as(user, { method: 'POST', url: '/api/keys', payload: { name: '  Deploy script ' } });
-      expect(named.json()).toMatchObject({ name: 'Deploy script', lastUsedAt: null });
-      for (const name of ['', ' ', 'x'.repeat(101)]) {
-        const refused = await t.as(user, { method: 'POST', url: '/api/keys', payload: { name } });
-        expect([refused.statusCode, refused.json().code]).toEqual([400, 'INVALID_KEY_NAME']);
-      }
       expect(created.apiKey).not.toBe(user.apiKey);
 
       // It works immediately, as the same account, on the account routes and on the API.
@@ -151,10 +146,16 @@ describe(`Description B account groups (${dialectName})`, () => {
       const keys = list.json<{ keys: KeyInfo[] }>().keys;
       expect(keys.map((k) => k.id)).toContain(created.id);
       expect(keys).toHaveLength(2);
-      expect(keys.find((k) => k.id === created.id)).toEqual({ id: created.id, prefix: created.prefix, createdAt: created.createdAt });
+      expect(keys.find((k) => k.id === created.id)).toEqual({ id: created.id, prefix: created.prefix, createdAt: created.createdAt, name: null, lastUsedAt: expect.any(String) });
       expect(list.body).not.toContain(created.apiKey);
       expect(list.body).not.toContain(sha256(created.apiKey));
-      for (const k of keys) expect(Object.keys(k).sort()).toEqual(['createdAt', 'id', 'prefix']);
+      for (const k of keys) expect(Object.keys(k).sort()).toEqual(['createdAt', 'id', 'lastUsedAt', 'name', 'prefix']);
+      const named = await t.as(user, { method: 'POST', url: '/api/keys', payload: { name: '  Deploy script ' } });
+      expect(named.json()).toMatchObject({ name: 'Deploy script', lastUsedAt: null });
+      for (const name of ['', ' ', 'x'.repeat(101)]) {
+        const refused = await t.as(user, { method: 'POST', url: '/api/keys', payload: { name } });
+        expect([refused.statusCode, refused.json().code]).toEqual([400, 'INVALID_KEY_NAME']);
+      }
     });
 
     it('gives every new key a distinct value', async () => {

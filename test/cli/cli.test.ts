@@ -234,6 +234,8 @@ describe.concurrent('CLI while the server runs on the same DATA_DIR', () => {
   beforeAll(async () => {
     const dataDir = freshDir();
     env = { DATA_DIR: dataDir };
+    // The database's first account is its operator, whom no plan limits: the accounts below are members.
+    await runCli(['users', 'create', '--email', 'operator@example.com'], env);
     server = await startServer({ DATA_DIR: dataDir, BASE_URL: 'http://sho.rt' });
   });
   afterAll(async () => {
@@ -309,7 +311,7 @@ const OWNED: [table: keyof Database, column: 'id' | 'account_id' | 'link_id'][] 
   ['webhook_deliveries', 'account_id'], ['outbox_events', 'account_id'], ['folders', 'account_id'], ['qr_settings', 'account_id'], ['link_scans', 'link_id'],
   ['domains', 'account_id'], ['link_tags', 'account_id'], ['utm_templates', 'account_id'], ['saved_views', 'account_id'],
   ['sessions', 'account_id'], ['agent_clicks', 'account_id'], ['web2app_sessions', 'account_id'], ['affiliate_programs', 'account_id'],
-  ['affiliate_partnerships', 'account_id'], ['affiliate_conversions', 'account_id'], ['affiliate_paid_clicks', 'account_id'], ['oauth_records', 'account_id'],
+  ['affiliate_partnerships', 'account_id'], ['affiliate_conversions', 'account_id'], ['affiliate_paid_clicks', 'account_id'], ['oauth_records', 'account_id'], ['password_resets', 'account_id'],
 ];
 
 describe(`users delete removes everything the account owns (in process, ${dialectName})`, () => {
@@ -342,6 +344,7 @@ describe(`users delete removes everything the account owns (in process, ${dialec
     await db.insertInto('usage_counters').values({ key: `usage:${accountId}:month:0`, count: 1, expires_at: '2999-01-01T00:00:00.000Z' }).execute();
     await db.insertInto('outbox_events').values({ id: id('evt'), account_id: accountId, event: 'link.created', body: '{}', created_at: at }).execute();
     await db.insertInto('sessions').values({ id: id('ses'), account_id: accountId, created_at: at, expires_at: '2999-01-01T00:00:00.000Z' }).execute();
+    await db.insertInto('password_resets').values({ id: id('rst'), account_id: accountId, created_by: 'cli', created_at: at, expires_at: '2999-01-01T00:00:00.000Z', used_at: null }).execute();
     await db.insertInto('agent_clicks').values({ link_id: linkId, account_id: accountId, day: '2020-01-01', agent: 'ChatGPT-User', clicks: 1 }).execute();
     await db.insertInto('web2app_sessions').values({ id_hash: id('w2a'), link_id: linkId, account_id: accountId, short_code: 'abcdef', platform: 'ios', deep_link: 'app://x', params: '{}', created_at: at, expires_at: at, claimed_at: null }).execute();
     await db.insertInto('affiliate_programs').values({ id: id('afp'), account_id: accountId, name: 'P', url: 'https://example.com/', commission_type: 'CPC', commission_cents: 1, currency: 'USD', public: 1, status: 'active', created_at: at, updated_at: at }).execute();

@@ -156,6 +156,7 @@ describe(`Description A: listing links (${dialectName})`, () => {
         limit: Number(params.get('limit') ?? 20),
         offset: Number(params.get('offset') ?? 0),
         hasMore,
+        total: all.length,
       });
       expect(body.links.map((l) => l.shortCode), query).toEqual(codes);
     }

@@ -276,7 +276,7 @@ describe(`Description B: GET /api/links (${dialectName})`, () => {
     ];
     for (const [query, expected, pagination] of cases) {
       const body = await api.page(user, query);
-      expect(body.pagination, query).toEqual(pagination);
+      expect(body.pagination, query).toEqual({ ...pagination, total: all.length });
       expect(body.links.map((l) => l.shortCode), query).toEqual(expected);
     }
   });

@@ -175,10 +175,10 @@ describe(`MCP link tools (${dialectName})`, () => {
     }
     const first = await ok<{ links: LinkDetails[]; pagination: object }>(mine, 'list_links', { limit: 2 });
     expect(first.links.map((l) => l.shortCode)).toEqual([made[2], made[1]]);
-    expect(first.pagination).toEqual({ limit: 2, offset: 0, hasMore: true });
+    expect(first.pagination).toEqual({ limit: 2, offset: 0, hasMore: true, total: 3 });
     const second = await ok<{ links: LinkDetails[]; pagination: object }>(mine, 'list_links', { limit: 2, offset: 2 });
     expect(second.links.map((l) => l.shortCode)).toEqual([made[0]]);
-    expect(second.pagination).toEqual({ limit: 2, offset: 2, hasMore: false });
+    expect(second.pagination).toEqual({ limit: 2, offset: 2, hasMore: false, total: 3 });
     const all = await ok<{ links: LinkDetails[] }>(mine, 'list_links');
     expect(all).toEqual(await rest(t, user, 'GET', LINKS_A));
     // Only the caller's own links.

@@ -37,7 +37,7 @@ export const agentLinkTools = [
     output: LinkPageA,
     run: async ({ limit, offset }, { core, caller }) => {
       const page = await core.agentLinks.list(caller, { limit: limit ?? 20, offset: offset ?? 0 });
-      return { links: page.links.map((l) => core.present.detailsA(l)), pagination: { limit: page.limit, offset: page.offset, hasMore: page.hasMore } };
+      return { links: page.links.map((l) => core.present.detailsA(l)), pagination: { limit: page.limit, offset: page.offset, hasMore: page.hasMore, total: page.total } };
     },
   }),
   tool({

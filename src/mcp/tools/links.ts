@@ -61,7 +61,7 @@ export const linkTools = [
     output: LinkPageA,
     run: async ({ limit, offset, ...filters }, { core, caller }) => {
       const page = await core.links.list(caller, { limit: limit ?? 20, offset: offset ?? 0, ...filters });
-      return { links: page.links.map((l) => core.present.detailsA(l)), pagination: { limit: page.limit, offset: page.offset, hasMore: page.hasMore } };
+      return { links: page.links.map((l) => core.present.detailsA(l)), pagination: { limit: page.limit, offset: page.offset, hasMore: page.hasMore, total: page.total } };
     },
   }),
   tool({
