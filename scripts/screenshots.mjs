@@ -1,6 +1,6 @@
 // Screenshots of the dashboard for the README (docs/screenshots/): `node scripts/screenshots.mjs` after a build.
 // Starts the shipped server (node dist/main.js) on a temporary DATA_DIR, fills a Pro account with a few links and
-// clicks, and photographs the main pages in Debian's Chromium, on a desktop and on a 390 px phone. Run by hand.
+// clicks, and photographs the main pages in Debian's Chromium, on a desktop and on a 390 px phone (light and dark). Run by hand.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -84,11 +84,15 @@ try {
   await shoot(page, 'account', 'account-desktop.png', 'Plan & account');
   await call('/api/user/domains', 'POST', { domain: 'go.example.com' });
   await shoot(page, 'domains', 'domains-desktop.png', 'Domains');
+  // The first account of the server is its operator's: the Admin page.
+  await shoot(page, 'admin', 'admin-desktop.png', 'Admin');
 
   const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2, storageState: await desktop.storageState() });
   const phonePage = await phone.newPage();
   await shoot(phonePage, 'links', 'links-phone.png', 'Links');
   await shoot(phonePage, `links/${links[0].shortCode}`, 'link-phone.png', links[0].shortCode);
+  const dark = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2, colorScheme: 'dark', storageState: await desktop.storageState() });
+  await shoot(await dark.newPage(), 'links', 'links-phone-dark.png', 'Links');
   console.log(`screenshots written to ${path.relative(root, out)}`);
 } finally {
   await browser.close();
