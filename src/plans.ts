@@ -41,25 +41,6 @@ export const PlanLimitsSchema = Type.Object({
 export type PlanLimits = Static<typeof PlanLimitsSchema>;
 export type Plans = Record<Tier, PlanLimits>;
 
-/** What an operator's own account may do: no plan limits (issue 29), whatever its tier says. */
-export const OPERATOR_LIMITS: PlanLimits = {
-  apiAccess: true,
-  customSlugs: true,
-  appLinks: true,
-  requestsPerHour: null,
-  requestsPerMonth: null,
-  requestsPerMinute: null,
-  linksPerDay: null,
-  bulkRequestsPerHour: null,
-  trackedClicksPerMonth: null,
-  historyDays: 3650,
-  webhooks: null,
-  folders: null,
-  domains: null,
-  overageCentsPer1000: null,
-  overageCapCents: null,
-};
-
 /** The limits an account works under: its plan's, or none for an operator. Every limit check asks this. */
 export function limitsOf(plans: Plans, who: { tier: string; role?: string | null }): PlanLimits {
   if (who.role === 'operator') return OPERATOR_LIMITS;
@@ -137,6 +118,12 @@ export const DEFAULT_PLANS: Plans = {
     overageCapCents: null,
   },
 };
+
+/**
+ * What an operator's own account may do: no plan limits (issue 29), whatever its tier says or a PLANS_FILE makes of
+ * Enterprise; history as long as a click is kept.
+ */
+const OPERATOR_LIMITS: PlanLimits = { ...DEFAULT_PLANS.enterprise, historyDays: 3650 };
 
 const PlansFileSchema = Type.Partial(
   Type.Object(Object.fromEntries(TIERS.map((t) => [t, Type.Partial(PlanLimitsSchema, { additionalProperties: false })]))),

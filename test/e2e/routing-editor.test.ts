@@ -86,7 +86,7 @@ describe.skipIf(!hasChromium)('the routing editor in Chromium', () => {
     await routing(page).getByRole('button', { name: 'Save routing' }).click();
     const refusal = routing(page).getByRole('alert').filter({ hasText: 'Routing not saved' });
     await refusal.waitFor();
-    expect(await refusal.textContent()).toMatch(/expiredUrl/);
+    expect(await refusal.textContent()).toMatch(/Expired URL/);
     await routing(page).getByLabel('Expired URL').fill('https://example.com/over');
 
     await routing(page).getByRole('textbox', { name: 'Password', exact: true }).fill('open sesame');
