@@ -14,10 +14,10 @@ export const ResolveQuery = Type.Object({
 });
 export type ResolveQuery = Static<typeof ResolveQuery>;
 
-export const RESOLVE_REASONS = ['rule', 'variant', 'destination', 'expired', 'password', 'blocked'] as const;
+export const RESOLVE_REASONS = ['rule', 'variant', 'destination', 'expired', 'password', 'blocked', 'disabled'] as const;
 
 export const Resolved = Type.Object({
-  url: Nullable(Type.String({ description: 'Where the visitor is sent; null when to no destination: blocked, the password form, or ended without an expiredUrl' })),
+  url: Nullable(Type.String({ description: 'Where the visitor is sent; null when to no destination: blocked, the password form, disabled by the operator, or ended without an expiredUrl' })),
   reason: StringEnum(RESOLVE_REASONS, { description: 'Why: a rule matched, a variant of the A/B split, the destination, or the link ended, asks a password or blocks the country' }),
   rule: Type.Optional(Type.Integer({ minimum: 0, description: 'The index of the rule that matched, with reason rule' })),
 });
@@ -29,6 +29,8 @@ export type Resolved = Static<typeof Resolved>;
  * can be tried before it goes live. A password-protected link sends visitors to its form, no destination.
  */
 export function resolveVisit(link: Link, visitor: ResolveQuery, now: Date): Resolved {
+  // The operator's decision comes first, as on the redirect.
+  if (link.disabledAt !== null) return { url: null, reason: 'disabled' };
   const ended = (link.expiresAt !== null && Date.parse(link.expiresAt) <= now.getTime()) || (link.maxClicks !== null && link.clicks >= link.maxClicks);
   if (ended) return { url: link.expiredUrl, reason: 'expired' };
   const country = visitor.country?.toUpperCase();

@@ -122,6 +122,8 @@ export class TrustService {
     const link = toLink(row);
     // Like its statistics, a scheduled link's destination is not public until it goes live.
     if (link.activeFrom !== null && Date.parse(link.activeFrom) > this.clock.now().getTime()) throw errors.linkNotFound();
+    // A link the operator disabled shows its destination to nobody: no preview page, no public score.
+    if (link.disabledAt !== null) throw errors.linkNotFound();
     return { link, score: scoreOf(link, await this.repo.find(row.id)) };
   }
 

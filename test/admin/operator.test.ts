@@ -154,6 +154,12 @@ describe(`the operator's Admin area (${dialectName})`, () => {
     expect(visit.statusCode).toBe(410);
     expect(visit.body).toContain('disabled');
     expect(visit.body).not.toContain('phish.example');
+    // Nor does anything else show where it led: the preview page, the public trust score, the owner's resolve.
+    expect((await t.app.inject({ method: 'GET', url: `/${link.shortCode}+` })).statusCode).toBe(404);
+    const score = await t.app.inject({ method: 'GET', url: `/api/link-scan/${link.shortCode}` });
+    expect(score.body).not.toContain('phish.example');
+    const resolved = await member.send({ method: 'GET', url: `/api/v1/links/${link.shortCode}/resolve` });
+    expect(resolved.json()).toEqual({ url: null, reason: 'disabled' });
     const owner = (await member.send({ method: 'GET', url: `/api/v1/links/${link.shortCode}` })).json();
     expect(owner.disabledReason).toBe('Phishing');
     const edit = await member.send({ method: 'PATCH', url: `/api/v1/links/${link.shortCode}`, payload: { url: 'https://example.com/other' } });

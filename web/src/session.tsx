@@ -14,7 +14,6 @@ interface Session {
   /** The signed-in account; only inside pages behind RequireSession. */
   account: SessionAccount;
   signIn(email: string, password: string): Promise<void>;
-  signUp(email: string, password: string): Promise<void>;
   signOut(): Promise<void>;
   /** Re-reads the session (after a tier or namespace change). */
   refresh(): Promise<void>;
@@ -59,7 +58,6 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         return state.account;
       },
       signIn: async (email, password) => adopt(await snip.post('/api/auth/sign-in', { body: { email, password } })),
-      signUp: async (email, password) => adopt(await snip.post('/api/auth/sign-up', { body: { email, password } })),
       signOut: async () => {
         try {
           await snip.post('/api/auth/sign-out');
@@ -84,11 +82,3 @@ export function useSession(): Session {
 /** The signed-in account (pages behind RequireSession only). */
 export const useAccount = (): SessionAccount => useSession().account;
 
-const ORDER: Tier[] = ['free', 'pro', 'builder', 'enterprise'];
-/**
- * @deprecated Gate on what the plan allows (`PlanGate`, `useAllows` in plan.ts), never on tier order: an operator
- * may redefine every plan, and an operator's account has no plan limits whatever its tier.
- */
-export const tierAtLeast = (tier: Tier, needed: Tier): boolean => ORDER.indexOf(tier) >= ORDER.indexOf(needed);
-/** @deprecated Use `planName(account)` from plan.ts, which also names an operator's account truthfully. */
-export const tierLabel = (tier: Tier): string => tier[0]!.toUpperCase() + tier.slice(1);

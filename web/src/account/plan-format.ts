@@ -1,13 +1,4 @@
 import { formatNumber } from '../components/ui';
-import type { Tier } from '../session';
-
-const ORDER: Tier[] = ['free', 'pro', 'builder', 'enterprise'];
-
-/**
- * @deprecated Hints name no tier (PlanHint in components/ui.tsx): an operator may redefine every plan, so "the
- * next plan" is not known to be the one with more.
- */
-export const nextTier = (tier: Tier): Tier => ORDER[Math.min(ORDER.indexOf(tier) + 1, ORDER.length - 1)]!;
 
 /** A plan limit in words: the API sends null for unlimited. */
 export const limitText = (value: number | null): string => (value === null ? 'Unlimited' : formatNumber(value));

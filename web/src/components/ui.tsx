@@ -5,7 +5,6 @@ import { useEffect, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { ApiError, type ApiErrorCode } from '../api';
 import { inSentence, usePlanLimits, type Capability } from '../plan';
-import { tierAtLeast, useAccount, type Tier } from '../session';
 
 /** The page's one h1, and the browser tab's title. */
 export function PageTitle({ title, actions, description }: { title: string; actions?: ReactNode; description?: ReactNode }) {
@@ -94,21 +93,6 @@ export function PlanHint({ feature, children }: { feature: string; children?: Re
       </Text>
     </Alert>
   );
-}
-
-/**
- * @deprecated Gate on a capability with `PlanGate` (plan limits from the server), not on a tier name. Kept working
- * for pages not yet moved: operators pass, and the hint names no tier.
- */
-export function TierGate({ tier, feature, children }: { tier: Tier; feature: string; children: ReactNode }) {
-  const account = useAccount();
-  if (account.role === 'operator' || tierAtLeast(account.tier, tier)) return <>{children}</>;
-  return <PlanHint feature={feature} />;
-}
-
-/** @deprecated Use `PlanHint`; `tier` is ignored, the hint names no tier. */
-export function UpgradeHint({ feature }: { tier?: Tier; feature: string }) {
-  return <PlanHint feature={feature} />;
 }
 
 /** One click copies `value`; the button says so. */

@@ -7,7 +7,8 @@ import { useState, type FormEvent } from 'react';
 import { messageOf, snip, type ApiErrorCode } from '../api';
 import { ErrorNotice, fieldError, isFormError } from '../components/ui';
 import { useProfile } from '../profile';
-import { tierAtLeast, useAccount } from '../session';
+import { useAllows } from '../plan';
+import { useAccount } from '../session';
 import { createLink, isoFromLocal } from './api';
 import { withUtm } from './utm-preview';
 
@@ -21,6 +22,7 @@ const FIELD_CODES = [...URL_CODES, ...SLUG_CODES, ...EXPIRES_CODES, ...ACTIVE_CO
 /** The create form: the destination and one button, with every other option one click away. */
 export function CreateLinkForm() {
   const account = useAccount();
+  const canUseDomains = useAllows((limits) => limits.domains !== 0) ?? false;
   const profile = useProfile();
   const queries = useQueryClient();
   const [more, setMore] = useState(false);
@@ -40,7 +42,7 @@ export function CreateLinkForm() {
   const domains = useQuery({
     queryKey: ['domains'],
     queryFn: () => snip.get('/api/user/domains'),
-    enabled: more && tierAtLeast(account.tier, 'pro'),
+    enabled: more && canUseDomains,
   });
   const canSlug = profile.data?.limits.customSlugs ?? false;
 
@@ -135,7 +137,7 @@ export function CreateLinkForm() {
             <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="sm">
               <TextInput
                 label="Custom slug"
-                description={canSlug ? `Your link becomes ${account.namespace ?? 'namespace'}/<slug>` : 'Custom slugs need the Pro plan'}
+                description={canSlug ? `Your link becomes ${account.namespace ?? 'namespace'}/<slug>` : 'Your plan does not include custom slugs'}
                 disabled={!canSlug}
                 value={slug}
                 onChange={(e) => setSlug(e.currentTarget.value)}
@@ -167,7 +169,7 @@ export function CreateLinkForm() {
                 value={template}
                 onChange={setTemplate}
               />
-              {tierAtLeast(account.tier, 'pro') && (
+              {canUseDomains && (
                 <Select
                   label="Domain"
                   placeholder="Default"
