@@ -20,6 +20,8 @@ export type AuditAction =
   | 'account.enable'
   | 'account.password-reset'
   | 'account.delete'
+  | 'account.password-set'
+  | 'key.create'
   | 'sign-ups.update'
   | 'invite.create'
   | 'link.disable'

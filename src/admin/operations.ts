@@ -11,7 +11,7 @@ export const ADMIN_OPERATIONS = {
   setRole: operation({ id: 'adminSetRole', policy: POLICIES.operator, errors: ['ACCOUNT_NOT_FOUND', 'INVALID_ROLE', 'OWN_ACCOUNT', 'LAST_OPERATOR'] }),
   disableAccount: operation({ id: 'adminDisableAccount', policy: POLICIES.operator, errors: ['ACCOUNT_NOT_FOUND', 'INVALID_REASON', 'OWN_ACCOUNT', 'LAST_OPERATOR'] }),
   enableAccount: operation({ id: 'adminEnableAccount', policy: POLICIES.operator, errors: ['ACCOUNT_NOT_FOUND'] }),
-  passwordReset: operation({ id: 'adminPasswordReset', policy: POLICIES.operator, errors: ['ACCOUNT_NOT_FOUND'] }),
+  passwordReset: operation({ id: 'adminPasswordReset', policy: POLICIES.operator, errors: ['ACCOUNT_NOT_FOUND', 'ACCOUNT_DISABLED'] }),
   deleteAccount: operation({ id: 'adminDeleteAccount', policy: POLICIES.operator, errors: ['ACCOUNT_NOT_FOUND', 'OWN_ACCOUNT'] }),
   getSignUps: operation({ id: 'adminGetSignUps', policy: POLICIES.operator, errors: [] }),
   setSignUps: operation({ id: 'adminSetSignUps', policy: POLICIES.operator, errors: ['INVALID_TIER'] }),

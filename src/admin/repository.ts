@@ -6,6 +6,9 @@ type AccountRow = Selectable<AccountsTable>;
 /** An account as the operator's list shows it. */
 export type AdminAccountRow = AccountRow & { links: number };
 
+/** The row the first account claims (src/accounts/repository.ts), also the lock of operator changes. */
+const FIRST_OPERATOR_SETTING = 'operator.first';
+
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** The operator's reads and writes: accounts by search, roles, disabling, settings, one-time tokens and the audit log. */
@@ -53,6 +56,9 @@ export class AdminRepository {
     options: { endSessions?: boolean; keepAnOperator?: boolean } = {},
   ): Promise<'changed' | 'missing' | 'last-operator'> {
     return this.db.transaction().execute(async (trx) => {
+      // Two operators removing each other at once must not both see the other still there: the first-operator row is
+      // the lock every such change takes first (a row lock on PostgreSQL; SQLite writes one transaction at a time).
+      if (options.keepAnOperator) await trx.updateTable('settings').set({ value: sql`value` }).where('key', '=', FIRST_OPERATOR_SETTING).execute();
       const result = await trx.updateTable('accounts').set(change).where('id', '=', id).executeTakeFirst();
       if (Number(result.numUpdatedRows) === 0) return 'missing';
       if (options.keepAnOperator) {

@@ -122,6 +122,7 @@ export class AdminService {
     const tier = tierRaw.trim().toLowerCase();
     if (!isTier(tier)) throw errors.invalidTier(TIERS);
     const account = await this.requireAccount(id);
+    if (account.tier === tier) return toAdminAccount(account);
     await this.change(id, { tier }, this.entry(actor, 'account.plan', account.email, { from: account.tier, to: tier }));
     return this.account(id);
   }
@@ -130,6 +131,7 @@ export class AdminService {
     if (!isRole(roleRaw)) throw errors.invalidRole(['member', 'operator']);
     const account = await this.requireAccount(id);
     if (roleRaw === 'member' && actor.id === id) throw errors.ownAccount();
+    if (account.role === roleRaw) return toAdminAccount(account);
     await this.change(id, { role: roleRaw }, this.entry(actor, 'account.role', account.email, { from: account.role, to: roleRaw }), { keepAnOperator: roleRaw === 'member' });
     return this.account(id);
   }
@@ -149,12 +151,15 @@ export class AdminService {
 
   async enable(actor: Actor, id: string): Promise<AdminAccount> {
     const account = await this.requireAccount(id);
+    if (account.disabled_at === null) return toAdminAccount(account);
     await this.change(id, { disabled_at: null, disabled_reason: null }, this.entry(actor, 'account.enable', account.email));
     return this.account(id);
   }
 
   async passwordReset(actor: Actor, id: string): Promise<{ url: string; expiresAt: string }> {
     const account = await this.requireAccount(id);
+    // Its link would be used up for nothing: a disabled account cannot sign in.
+    if (account.disabled_at !== null) throw errors.accountDisabled();
     return this.signUps.createReset(actor, account);
   }
 
@@ -188,11 +193,17 @@ export class AdminService {
 
   async enableLink(actor: Actor, id: string): Promise<AdminLink> {
     const link = await this.requireLink(id);
+    if (link.disabledAt === null) return this.adminLink(link);
     const row = await this.links.update(link, { disabled_at: null, disabled_reason: null, updated_at: this.clock.now().toISOString() });
     if (!row) throw errors.notFound();
     this.bus.emit('link.updated', { link: toLink(row), previous: link });
     await this.repo.audit(this.entry(actor, 'link.enable', this.present.shortUrl(link)));
     return this.adminLink(toLink(row));
+  }
+
+  /** An operator action another service carried out (the CLI's `users set-password`, `keys create --admin`), for the log. */
+  async record(actor: Actor, action: AuditAction, target: string | null, detail: Record<string, unknown> | null = null): Promise<void> {
+    await this.repo.audit(this.entry(actor, action, target, detail));
   }
 
   async status(): Promise<ServerStatus> {
@@ -266,7 +277,13 @@ function keyOf(raw: string): LinkKey {
       throw errors.notFound();
     }
   }
-  const parts = decodeURIComponent(path.replace(/^\/+|\/+$/g, '')).split('/');
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(path.replace(/^\/+|\/+$/g, ''));
+  } catch {
+    throw errors.notFound();
+  }
+  const parts = decoded.split('/');
   if (parts.length === 1 && parts[0]) return { code: parts[0] };
   if (parts.length === 2 && parts[0] && parts[1]) return { namespace: parts[0].toLowerCase(), slug: parts[1] };
   throw errors.notFound();

@@ -14,6 +14,13 @@ export interface SignUpSettings {
   tier: Tier;
 }
 
+/** A plan named as people type it (`Pro`, ` pro `); INVALID_TIER otherwise. */
+function tierOf(raw: string): Tier {
+  const tier = raw.trim().toLowerCase();
+  if (!isTier(tier)) throw errors.invalidTier(TIERS);
+  return tier;
+}
+
 const INVITE_DAYS = 7;
 const RESET_HOURS = 24;
 const KEYS = { mode: 'sign-ups.mode', tier: 'sign-ups.tier' } as const;
@@ -55,14 +62,13 @@ export class SignUps {
   }
 
   async update(actor: Actor, input: { mode: SignUpMode; tier: string }): Promise<SignUpSettings> {
-    if (!isTier(input.tier)) throw errors.invalidTier(TIERS);
-    await this.repo.putSettings({ [KEYS.mode]: input.mode, [KEYS.tier]: input.tier }, auditEntry(actor, this.clock.now(), 'sign-ups.update', null, { ...input }));
-    return { mode: input.mode, tier: input.tier };
+    const settings = { mode: input.mode, tier: tierOf(input.tier) };
+    await this.repo.putSettings({ [KEYS.mode]: settings.mode, [KEYS.tier]: settings.tier }, auditEntry(actor, this.clock.now(), 'sign-ups.update', null, { ...settings }));
+    return settings;
   }
 
   async createInvite(actor: Actor, tierRaw: string | undefined): Promise<{ url: string; expiresAt: string; tier: Tier }> {
-    const tier = tierRaw ?? (await this.settings()).tier;
-    if (!isTier(tier)) throw errors.invalidTier(TIERS);
+    const tier = tierRaw === undefined ? (await this.settings()).tier : tierOf(tierRaw);
     const now = this.clock.now();
     const expiresAt = new Date(now.getTime() + INVITE_DAYS * 86_400_000).toISOString();
     const { token, id } = oneTimeToken();

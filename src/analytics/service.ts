@@ -91,7 +91,8 @@ export class AnalyticsService {
     const link = await this.findLink(key);
     const owner = link.accountId === callerAccountId;
     const scheduled = link.activeFrom !== null && Date.parse(link.activeFrom) > this.clock.now().getTime();
-    if (scheduled && !owner) throw errors.linkNotFound();
+    // A scheduled link is not public until it goes live; a link the operator disabled shows nobody else anything.
+    if ((scheduled || link.disabledAt !== null) && !owner) throw errors.linkNotFound();
     return link.maxClicks !== null && !owner ? { ...link, url: null } : link;
   }
 

@@ -33,9 +33,11 @@ export const ADMIN_COMMANDS: Record<string, { run(core: Core, options: AdminOpti
   'sign-ups show': { run: (core) => core.admin.signUps.settings() },
   'sign-ups set': {
     run: async (core, o) => {
-      const mode = need(o, 'mode');
+      if (!o.mode && !o.tier) throw errors.missingArgument('--mode or --tier');
+      const current = await core.admin.signUps.settings();
+      const mode = o.mode ?? current.mode;
       if (mode !== 'open' && mode !== 'invite' && mode !== 'closed') throw errors.invalidArgument('--mode must be open, invite or closed');
-      return core.admin.signUps.update(CLI_ACTOR, { mode, tier: o.tier ?? (await core.admin.signUps.settings()).tier });
+      return core.admin.signUps.update(CLI_ACTOR, { mode, tier: o.tier ?? current.tier });
     },
   },
   'invites create': { run: (core, o) => core.admin.signUps.createInvite(CLI_ACTOR, o.tier) },

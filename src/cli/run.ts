@@ -93,7 +93,13 @@ const COMMANDS: Record<string, Command> = {
   'users create': { run: (core, o) => core.accounts.createAccount({ email: need(o, 'email'), tier: o.tier ?? 'free' }) },
   'users set-tier': { run: async (core, o) => core.admin.setPlan(CLI_ACTOR, await core.admin.accountIdOf(need(o, 'email')), need(o, 'tier')) },
   'users show': { run: async (core, o) => core.accounts.profile((await core.accounts.requireByEmail(need(o, 'email'))).id) },
-  'users set-password': { run: async (core, o) => core.sessions.setPasswordAsOperator(need(o, 'email'), await readPassword()) },
+  'users set-password': {
+    run: async (core, o) => {
+      const result = await core.sessions.setPasswordAsOperator(need(o, 'email'), await readPassword());
+      await core.admin.record(CLI_ACTOR, 'account.password-set', result.email, { sessionsEnded: result.sessionsEnded });
+      return result;
+    },
+  },
   'users list': { run: async (core) => ({ users: await core.accounts.listAccounts() }) },
   'users delete': {
     run: async (core, o) => {
@@ -112,7 +118,10 @@ const COMMANDS: Record<string, Command> = {
     run: async (core, o) => {
       const account = await core.accounts.requireByEmail(need(o, 'email'));
       if (o.admin && account.role !== 'operator') throw errors.invalidArgument(`--admin makes a key for the admin operations, which only operators may call: ${account.email} is not one (operators add)`);
-      return { email: account.email, ...(await core.accounts.createKey(account.id, { name: o.name, scopes: o.admin ? ['admin'] : [] })) };
+      const key = await core.accounts.createKey(account.id, { name: o.name, scopes: o.admin ? ['admin'] : [] });
+      // A key that may run the admin operations is an operator action of its own.
+      if (o.admin) await core.admin.record(CLI_ACTOR, 'key.create', account.email, { scopes: ['admin'], prefix: key.prefix });
+      return { email: account.email, ...key };
     },
   },
   'keys list': { run: (core, o) => core.accounts.keysOf(need(o, 'email')) },

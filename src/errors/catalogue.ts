@@ -142,7 +142,7 @@ export const catalogue = {
     status: 403,
     message: () => "Only the server's operator may do this (over an API key, one made with the admin scope)",
   },
-  LINK_DISABLED: { status: 403, message: (reason: string) => `The server's operator disabled this link (${reason}); it cannot be changed or re-enabled` },
+  LINK_DISABLED: { status: 403, message: (reason: string) => `The server's operator disabled this link (${reason}); it cannot be changed, deleted or re-enabled` },
   ACCESS_DENIED: { status: 403, message: () => 'You are not authorized to access this link' },
   TIER_REQUIRED: { status: 403, message: (needed: string) => `This requires the ${needed} plan or higher; upgrade your plan to use it` },
   TIER_UPGRADE_REQUIRED: {

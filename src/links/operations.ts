@@ -39,7 +39,7 @@ export const LINK_OPERATIONS = {
   get: operation({ id: 'getLink', policy: POLICIES.apiAccess, errors: LINK_LOOKUP_ERRORS }),
   update: operation({ id: 'updateLink', policy: POLICIES.apiAccess, errors: [...LINK_LOOKUP_ERRORS, 'LINK_DISABLED', ...LINK_RULE_ERRORS, 'MISSING_URL', 'PARTNER_LINK_DESTINATION'] }),
   resolve: operation({ id: 'resolveLink', policy: POLICIES.apiAccess, errors: LINK_LOOKUP_ERRORS }),
-  delete: operation({ id: 'deleteLink', policy: POLICIES.apiAccess, errors: LINK_LOOKUP_ERRORS }),
+  delete: operation({ id: 'deleteLink', policy: POLICIES.apiAccess, errors: [...LINK_LOOKUP_ERRORS, 'LINK_DISABLED'] }),
   /** Description A's bulk (and the MCP bulk tool): Builder and above. */
   bulkCreateA: operation({ id: 'bulkCreateLinks', policy: POLICIES.bulkA, errors: BULK_ERRORS }),
   /** Description B's bulk: Pro and above. */

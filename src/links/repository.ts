@@ -153,7 +153,14 @@ export class LinksRepository {
   /** Changes `previous` and writes its `link.updated` event in one transaction. */
   async update(previous: Link, patch: LinkPatch): Promise<LinkRow | undefined> {
     return withEvents(this.db, this.outbox, async (trx) => {
-      const row = await trx.updateTable('links').set(patch).where('id', '=', previous.id).returningAll().executeTakeFirst();
+      const row = await trx
+        .updateTable('links')
+        .set(patch)
+        .where('id', '=', previous.id)
+        // An owner's change made as the operator disables the link does not land on it; the operator's own change does.
+        .$if(!('disabled_at' in patch), (q) => q.where('disabled_at', 'is', null))
+        .returningAll()
+        .executeTakeFirst();
       if (row) await this.outbox.append(trx, [{ event: 'link.updated', payload: { link: toLink(row), previous } }]);
       return row;
     });

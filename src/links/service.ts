@@ -180,6 +180,8 @@ export class LinksService {
 
   async delete(caller: Caller, shortPath: string): Promise<Link> {
     const link = await this.get(caller, shortPath);
+    // Deleting would free its short path for a new link to the same place: the operator's decision holds it.
+    if (link.disabledReason !== null) throw errors.linkDisabled(link.disabledReason);
     if (!(await this.repo.delete(link))) throw errors.linkNotFound();
     this.bus.emit('link.deleted', { link });
     return link;

@@ -63,6 +63,10 @@ describe(`the operator's Admin area (${dialectName})`, () => {
     expect(changed.statusCode, changed.body).toBe(200);
     expect(changed.json()).toMatchObject({ email: memberEmail, tier: 'pro', role: 'member', disabledAt: null });
     expect((await member.send({ method: 'GET', url: '/api/auth/session' })).json().account.tier).toBe('pro');
+    // The same plan again changes nothing, and the log says nothing happened.
+    const entries = (await adminGet(operator, '/api/admin/audit')).json().entries.length;
+    expect((await operator.send({ method: 'PUT', url: `/api/admin/accounts/${memberId}/plan`, payload: { tier: 'pro' } })).statusCode).toBe(200);
+    expect((await adminGet(operator, '/api/admin/audit')).json().entries).toHaveLength(entries);
     const bad = await operator.send({ method: 'PUT', url: `/api/admin/accounts/${memberId}/plan`, payload: { tier: 'gold' } });
     expect(bad.json().code).toBe('INVALID_TIER');
     const missing = await operator.send({ method: 'PUT', url: '/api/admin/accounts/acct_nope/plan', payload: { tier: 'pro' } });
@@ -90,6 +94,9 @@ describe(`the operator's Admin area (${dialectName})`, () => {
     expect((await new Browser(t.app).signIn(memberEmail, PASSWORD)).json().code).toBe('ACCOUNT_DISABLED');
     expect((await t.app.inject({ method: 'GET', url: `/${link.shortCode}` })).statusCode).toBe(302);
 
+    // A disabled account cannot sign in, so no reset link is made for it.
+    const reset = await operator.send({ method: 'POST', url: `/api/admin/accounts/${memberId}/password-reset` });
+    expect([reset.statusCode, reset.json().code]).toEqual([403, 'ACCOUNT_DISABLED']);
     expect((await operator.send({ method: 'POST', url: `/api/admin/accounts/${memberId}/enable` })).json().disabledAt).toBeNull();
     expect((await t.as(key.apiKey, { method: 'GET', url: '/api/user' })).statusCode).toBe(200);
     expect((await member.signIn(memberEmail, PASSWORD)).statusCode).toBe(200);
@@ -164,6 +171,12 @@ describe(`the operator's Admin area (${dialectName})`, () => {
     expect(owner.disabledReason).toBe('Phishing');
     const edit = await member.send({ method: 'PATCH', url: `/api/v1/links/${link.shortCode}`, payload: { url: 'https://example.com/other' } });
     expect([edit.statusCode, edit.json().code]).toEqual([403, 'LINK_DISABLED']);
+    // Deleting would free its short path for a new link: refused too.
+    const removed = await member.send({ method: 'DELETE', url: `/api/v1/links/${link.shortCode}` });
+    expect([removed.statusCode, removed.json().code]).toEqual([403, 'LINK_DISABLED']);
+    // Its public statistics answer like an unknown link to anyone but its owner.
+    expect((await t.app.inject({ method: 'GET', url: `/api/stats/${link.shortCode}` })).statusCode).toBe(404);
+    expect((await adminGet(operator, '/api/admin/links/find?url=%25')).statusCode).toBe(404);
 
     await operator.send({ method: 'POST', url: `/api/admin/links/${found.id}/enable` });
     expect((await t.app.inject({ method: 'GET', url: `/${link.shortCode}` })).statusCode).toBe(302);

@@ -47,6 +47,8 @@ export const operators: Migration = {
     await db.schema.createIndex('audit_log_at').on('audit_log').columns(['at', 'id']).execute();
     // The first account of a database is its operator's (also for databases that already have accounts).
     await sql`update accounts set role = 'operator' where id = (select id from accounts order by created_at, id limit 1)`.execute(db);
+    // ...and holds the claim a new account would otherwise make (src/accounts/repository.ts insertAccount).
+    await sql`insert into settings (key, value) select 'operator.first', id from accounts where role = 'operator'`.execute(db);
   },
   async down(db: Kysely<unknown>) {
     for (const table of ['audit_log', 'password_resets', 'invites']) await db.schema.dropTable(table).execute();

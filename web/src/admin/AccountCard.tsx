@@ -76,9 +76,12 @@ export function AccountCard({ account, self, busy, actions }: { account: AdminAc
                 Disable
               </Button>
             ))}
-          <Button size="xs" variant="default" aria-label={`Reset password for ${email}`} onClick={() => actions.resetPassword(account)} disabled={busy}>
-            Reset password
-          </Button>
+          {/* A disabled account cannot sign in: its reset link would be used up for nothing (the server refuses it). */}
+          {!disabled && (
+            <Button size="xs" variant="default" aria-label={`Reset password for ${email}`} onClick={() => actions.resetPassword(account)} disabled={busy}>
+              Reset password
+            </Button>
+          )}
           {!self &&
             (account.role === 'operator' ? (
               <Button size="xs" variant="default" leftSection={<IconShieldMinus size={14} aria-hidden />} aria-label={`Remove operator ${email}`} onClick={() => actions.setRole(account, 'member')} disabled={busy}>

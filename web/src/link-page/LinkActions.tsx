@@ -23,7 +23,7 @@ export function DisabledNotice({ reason }: { reason: string }) {
 
 /**
  * Edit and Delete on the link's own page: the list's edit dialog, and a confirmation before the delete, after which
- * the page goes back to the list (the link's page would be a 404). A disabled link cannot be edited.
+ * the page goes back to the list (the link's page would be a 404). A disabled link can be neither edited nor deleted.
  */
 export function LinkActions({ link, disabled }: { link: Link; disabled: boolean }) {
   const queries = useQueryClient();
@@ -49,9 +49,11 @@ export function LinkActions({ link, disabled }: { link: Link; disabled: boolean 
             Edit
           </Button>
         )}
-        <Button variant="outline" color="red" size="sm" leftSection={<IconTrash size={16} aria-hidden />} onClick={() => setDeleting(true)}>
-          Delete
-        </Button>
+        {!disabled && (
+          <Button variant="outline" color="red" size="sm" leftSection={<IconTrash size={16} aria-hidden />} onClick={() => setDeleting(true)}>
+            Delete
+          </Button>
+        )}
       </Group>
       {editing && <EditLinkModal link={link} folders={folders.data?.folders ?? []} onClose={() => setEditing(false)} />}
       {deleting && (

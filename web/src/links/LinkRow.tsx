@@ -77,15 +77,17 @@ export function LinkRow({ link, folder, onEdit, onDelete }: { link: Link; folder
             <Menu.Item component={RouterLink} to={page} leftSection={<IconChartBar size={14} aria-hidden />}>
               Statistics and QR code
             </Menu.Item>
-            {/* The operator disabled it: its owner may delete it, not change it. */}
+            {/* The operator disabled it: its owner may neither change nor delete it (its short path stays held). */}
             {!disabled && (
               <Menu.Item leftSection={<IconPencil size={14} aria-hidden />} onClick={onEdit}>
                 Edit
               </Menu.Item>
             )}
-            <Menu.Item c="red" leftSection={<IconTrash size={14} aria-hidden />} onClick={onDelete}>
-              Delete
-            </Menu.Item>
+            {!disabled && (
+              <Menu.Item c="red" leftSection={<IconTrash size={14} aria-hidden />} onClick={onDelete}>
+                Delete
+              </Menu.Item>
+            )}
           </Menu.Dropdown>
         </Menu>
       </Group>
