@@ -4648,13 +4648,13 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Where the visitor is sent; null when to no destination: blocked, the password form, or ended without an expiredUrl */
+                        /** @description Where the visitor is sent; null when to no destination: blocked, the password form, disabled by the operator, or ended without an expiredUrl */
                         url: string | null;
                         /**
                          * @description Why: a rule matched, a variant of the A/B split, the destination, or the link ended, asks a password or blocks the country
                          * @enum {string}
                          */
-                        reason: "rule" | "variant" | "destination" | "expired" | "password" | "blocked";
+                        reason: "rule" | "variant" | "destination" | "expired" | "password" | "blocked" | "disabled";
                         /** @description The index of the rule that matched, with reason rule */
                         rule?: number;
                     };
