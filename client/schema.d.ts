@@ -936,6 +936,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/analytics/link-trends": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Clicks per day over the last 7 days of up to 100 of the caller's links
+         * @description For a list of links (the dashboard's rows): each link's clicks per UTC day, oldest first and today last, in one request. Ids of links that are not the caller's answer seven zeros.
+         */
+        get: operations["getLinkTrendsB"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/analytics": {
         parameters: {
             query?: never;
@@ -5627,6 +5647,39 @@ export interface operations {
             401: components["responses"]["ErrorA"];
             403: components["responses"]["ErrorA"];
             404: components["responses"]["ErrorA"];
+            408: components["responses"]["ErrorA"];
+            429: components["responses"]["RateLimitErrorB"];
+        };
+    };
+    getLinkTrendsB: {
+        parameters: {
+            query: {
+                /** @description Link ids, comma-separated (at most 100) */
+                ids: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        trends: {
+                            id: string;
+                            days: number[];
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["ErrorA"];
+            401: components["responses"]["ErrorA"];
+            403: components["responses"]["ErrorA"];
             408: components["responses"]["ErrorA"];
             429: components["responses"]["RateLimitErrorB"];
         };

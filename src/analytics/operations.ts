@@ -21,6 +21,7 @@ export const ANALYTICS_OPERATIONS = {
    */
   aggregate: operation({ id: 'getAggregateStats', policy: POLICIES.apiAccess, errors: [...PERIOD_ERRORS, ...LINK_LOOKUP_ERRORS] }),
   /** The whole account's statistics over a period, with its top links (B). */
+  linkTrends: operation({ id: 'getLinkTrends', policy: POLICIES.apiAccess, errors: [] }),
   accountAnalytics: operation({ id: 'getAccountAnalytics', policy: POLICIES.apiAccess, errors: PERIOD_ERRORS }),
   /** Usage is about the account's own plan, so every plan may read it (grace is a Free thing). */
   usage: operation({ id: 'getUsage', policy: POLICIES.ownAccount, errors: [] }),

@@ -67,6 +67,22 @@ export class AnalyticsRepository {
     return rows.map((r) => ({ day: r.day, hour: Number(r.value), clicks: Number(r.clicks) }));
   }
 
+  /** Visible clicks per day of some of an account's links since a day (the links list's trends). */
+  async dailyTotals(accountId: string, linkIds: readonly string[], sinceDay: string, visibility: Visibility): Promise<{ linkId: string; day: string; clicks: number }[]> {
+    if (linkIds.length === 0) return [];
+    let query = this.db
+      .selectFrom('click_rollups')
+      .select(['link_id', 'day'])
+      .select(sql<number>`sum(clicks)`.as('clicks'))
+      .where('account_id', '=', accountId)
+      .where('link_id', 'in', linkIds)
+      .where('dimension', '=', 'total')
+      .where('day', '>=', sinceDay);
+    if (!visibility.showGrace) query = query.where(hiddenGraceExcluded(visibility));
+    const rows = await query.groupBy(['link_id', 'day']).execute();
+    return rows.map((r) => ({ linkId: r.link_id, day: r.day, clicks: Number(r.clicks) }));
+  }
+
   /** Visible clicks per link of an account since a day, most first. */
   async topLinks(accountId: string, sinceDay: string, visibility: Visibility, limit: number): Promise<{ linkId: string; clicks: number }[]> {
     let query = this.db

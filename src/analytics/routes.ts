@@ -112,6 +112,20 @@ export const analyticsRoutes =
       },
     );
     app.get(
+      '/api/analytics/link-trends',
+      {
+        config: bind(ops.linkTrends, 'B'),
+        schema: {
+          tags: tagsB,
+          summary: 'Clicks per day over the last 7 days of up to 100 of the caller\'s links',
+          description: "For a list of links (the dashboard's rows): each link's clicks per UTC day, oldest first and today last, in one request. Ids of links that are not the caller's answer seven zeros.",
+          querystring: Type.Object({ ids: Type.String({ minLength: 1, maxLength: 4000, pattern: '^[A-Za-z0-9_]+(,[A-Za-z0-9_]+){0,99}$', description: 'Link ids, comma-separated (at most 100)' }) }),
+          response: { 200: Type.Object({ trends: Type.Array(Type.Object({ id: Type.String(), days: Type.Array(Type.Integer(), { minItems: 7, maxItems: 7 }) })) }), ...errorResponses(400) },
+        },
+      },
+      async (request) => ({ trends: await analytics.trends(callerOf(request), request.query.ids.split(',')) }),
+    );
+    app.get(
       '/api/analytics',
       { config: bind(ops.accountAnalytics, 'B'), schema: { tags: tagsB, summary: 'Account-level analytics over a period', description: "Answers the clicks of all the caller's links over a period (7 days unless told), broken down as a link's are, with the links clicked most.", querystring: PeriodQuery, response: { 200: AccountAnalytics, ...errorResponses(400) } } },
       async (request) => {

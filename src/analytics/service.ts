@@ -148,6 +148,25 @@ export class AnalyticsService {
     return { totalClicks: clicksByHour.reduce((sum, h) => sum + h.clicks, 0), clicksByHour };
   }
 
+  /**
+   * Clicks per day over the last 7 days (oldest first, today last) of some of the caller's links, for the links list:
+   * one query for a page of links. Ids that are not the caller's links answer nothing.
+   */
+  async trends(caller: Caller, linkIds: readonly string[]): Promise<{ id: string; days: number[] }[]> {
+    await this.pendingClicks.settle();
+    const today = Date.UTC(...ymd(this.clock.now()));
+    const days = Array.from({ length: TREND_DAYS }, (_, i) => new Date(today - (TREND_DAYS - 1 - i) * DAY_MS).toISOString().slice(0, 10));
+    const rows = await this.repo.dailyTotals(caller.accountId, linkIds, days[0]!, await this.visibility(caller.accountId));
+    const byLink = new Map<string, number[]>();
+    for (const row of rows) {
+      const series = byLink.get(row.linkId) ?? Array<number>(TREND_DAYS).fill(0);
+      const at = days.indexOf(row.day);
+      if (at >= 0) series[at] = (series[at] ?? 0) + row.clicks;
+      byLink.set(row.linkId, series);
+    }
+    return [...new Set(linkIds)].map((id) => ({ id, days: byLink.get(id) ?? Array<number>(TREND_DAYS).fill(0) }));
+  }
+
   async topLinks(caller: Caller, period: Period, limit = 10): Promise<{ link: Link; clicks: number }[]> {
     const days = Number(period.slice(0, -1));
     const since = new Date(Date.UTC(...ymd(this.clock.now())) - (days - 1) * DAY_MS).toISOString().slice(0, 10);
@@ -207,6 +226,8 @@ export class AnalyticsService {
     return { showGrace: plan.overageCentsPer1000 !== null || plan.trackedClicksPerMonth === null, currentCycle };
   }
 }
+
+const TREND_DAYS = 7;
 
 const ymd = (d: Date): [number, number, number] => [d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()];
 

@@ -159,6 +159,9 @@ describe.skipIf(!hasChromium)('the links list and link page in Chromium', () => 
     expect(seen.at(-1)).toEqual([2, 2]);
     await page.getByText('30d', { exact: true }).click();
     await expect.poll(async () => [await number(page, 'Total clicks'), await number(page, 'Clicks in the last 30 days')]).toEqual([2, 2]);
+    // The list shows each row's last seven days at a glance, said in words to a screen reader.
+    await page.goto(`${base()}/app/links`);
+    await page.getByRole('img', { name: '2 clicks in the last 7 days' }).waitFor();
   });
 
   it('edits and deletes a link from its page', { timeout: 60_000 }, async () => {

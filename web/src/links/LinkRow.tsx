@@ -4,6 +4,7 @@ import { Link as RouterLink } from 'react-router';
 import { CopyValue, formatNumber } from '../components/ui';
 import { disabledReasonOf, shortLabelOf, shortPathOf, type Folder, type Link } from './api';
 import { SiteAvatar } from './SiteAvatar';
+import { Trend } from './Trend';
 
 const day = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 
@@ -12,7 +13,7 @@ const day = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
  * tags, then where it goes; its clicks and creation day at the end. The short URL's base stays in the text, hidden
  * from sight only, so copying keeps the whole address, which is also the link's accessible name.
  */
-export function LinkRow({ link, folder, onEdit, onDelete }: { link: Link; folder?: Folder; onEdit: () => void; onDelete: () => void }) {
+export function LinkRow({ link, folder, trend, onEdit, onDelete }: { link: Link; folder?: Folder; trend?: readonly number[]; onEdit: () => void; onDelete: () => void }) {
   const page = `/links/${shortPathOf(link)}`;
   const label = shortLabelOf(link);
   const disabled = disabledReasonOf(link) !== null;
@@ -58,6 +59,11 @@ export function LinkRow({ link, folder, onEdit, onDelete }: { link: Link; folder
             {link.long}
           </Text>
         </Stack>
+        {trend && (
+          <Box visibleFrom="xs" style={{ flexShrink: 0 }}>
+            <Trend days={trend} />
+          </Box>
+        )}
         <Stack gap={0} align="flex-end" style={{ flexShrink: 0 }}>
           <Text size="sm" fw={600} style={{ whiteSpace: 'nowrap' }}>
             {formatNumber(link.clicks)} {link.clicks === 1 ? 'click' : 'clicks'}

@@ -72,6 +72,15 @@ export function LinksPage() {
   const activeFilters = Object.keys(givenFilters(filters)).length;
   const filtered = activeFilters > 0;
   const list = links.data?.links ?? [];
+  // One request for the page's 7-day trends, never one per row.
+  const ids = list.map((l) => l.id).join(',');
+  const trends = useQuery({
+    queryKey: ['link-trends', ids],
+    queryFn: () => snip.get('/api/analytics/link-trends', { params: { query: { ids } } }),
+    enabled: ids !== '',
+    placeholderData: keepPreviousData,
+  });
+  const trendOf = (id: string) => trends.data?.trends.find((t) => t.id === id)?.days;
   const total = links.data ? totalOf(links.data) : undefined;
   const base = defaultBaseOf(list);
   const first = (page - 1) * pageSize + 1;
@@ -142,7 +151,7 @@ export function LinksPage() {
       ) : (
         <Box component="ul" p={0} m={0} aria-label="Your links" aria-busy={links.isFetching} style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}>
           {list.map((link) => (
-            <LinkRow key={link.id} link={link} folder={folderList.find((f) => f.id === link.folderId)} onEdit={() => setEditing(link)} onDelete={() => setDeleting(link)} />
+            <LinkRow key={link.id} link={link} folder={folderList.find((f) => f.id === link.folderId)} trend={trendOf(link.id)} onEdit={() => setEditing(link)} onDelete={() => setDeleting(link)} />
           ))}
         </Box>
       )}

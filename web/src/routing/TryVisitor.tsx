@@ -31,6 +31,8 @@ function why(result: Resolved): string {
       return 'The visitor is asked for the password first.';
     case 'blocked':
       return 'Visitors from this country are blocked.';
+    case 'disabled':
+      return "The server's operator disabled the link: visitors see a page saying so.";
   }
 }
 
