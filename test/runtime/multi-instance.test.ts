@@ -46,6 +46,8 @@ describe.skipIf(!runs)('three instances on one PostgreSQL and one Redis', () => 
     // The first start migrates; the other two find the schema ready.
     servers.push(await start(dirs[0]!));
     servers.push(...(await Promise.all([start(dirs[1]!), start(dirs[2]!)])));
+    // The database's first account is its operator, whom no plan limits: the accounts below are members.
+    await runCli(['users', 'create', '--email', 'operator@example.com'], { ...env, DATA_DIR: dirs[0]! });
     const pro = await runCli(['users', 'create', '--email', 'multi@example.com', '--tier', 'pro'], { ...env, DATA_DIR: dirs[0]! });
     expect(pro.code, pro.stderr).toBe(0);
     apiKey = String(JSON.parse(pro.stdout).apiKey);
