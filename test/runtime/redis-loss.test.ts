@@ -43,7 +43,8 @@ describe.skipIf(!redisUp)('a server whose Redis goes away and comes back', () =>
     const ready = await request(server.url, { method: 'GET', path: '/readyz' });
     expect(ready.status).toBe(503);
     expect(ready.json()).toMatchObject({ status: 'unavailable', database: 'ok', redis: 'down' });
-    // One line, however many requests ran meanwhile.
+    // One line, however many requests ran meanwhile (stdout is a pipe, so wait for the line to arrive).
+    await server.waitForOutput(/Redis is not reachable/, 1);
     expect(lines(/Redis is not reachable/)).toBe(1);
 
     await relay.restore();
