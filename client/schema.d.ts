@@ -796,6 +796,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import every link of another shortener (Shlink, Kutt, YOURLS, Bitly, Dub)
+         * @description Builder and above. Reads the source's API with the key given (never stored) and makes its links: a link whose domain is Snip's host or one of the caller's active domains keeps its exact short path there, others get new codes and keep their old URL in importedFrom. A path taken on Snip fails only its row; links imported before are skipped, so an import that stopped (the source failed part-way: see error) continues when run again. Charged as bulk creation, and each link made counts against the daily link limit.
+         */
+        post: operations["importLinksFromSourceA"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import every link of another shortener (Shlink, Kutt, YOURLS, Bitly, Dub)
+         * @description Pro and above. Reads the source's API with the key given (never stored) and makes its links: a link whose domain is Snip's host or one of the caller's active domains keeps its exact short path there, others get new codes and keep their old URL in importedFrom. A path taken on Snip fails only its row; links imported before are skipped, so an import that stopped (the source failed part-way: see error) continues when run again. Charged as bulk creation, and each link made counts against the daily link limit.
+         */
+        post: operations["importLinksFromSourceB"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/links/{shortPath}/stats": {
         parameters: {
             query?: never;
@@ -2939,6 +2979,12 @@ export interface components {
             } | null;
             /** @description Why the server's operator disabled the link (visitors get a page saying so; it cannot be changed); null while it works */
             disabledReason: string | null;
+            /** @description The name the link was given; imports bring it from the source */
+            title: string | null;
+            /** @description For an imported link: its short URL at the shortener it came from (it keeps answering where its domain moved to Snip) */
+            importedFrom: string | null;
+            /** @description For an imported link: clicks the source had counted, kept apart from the clicks Snip counted */
+            importedClicks: number;
         };
         /** @description The link's app targets (web2app); null when it has none */
         AppLinks: {
@@ -3031,6 +3077,12 @@ export interface components {
             } | null;
             /** @description Why the server's operator disabled the link (visitors get a page saying so; it cannot be changed); null while it works */
             disabledReason: string | null;
+            /** @description The name the link was given; imports bring it from the source */
+            title: string | null;
+            /** @description For an imported link: its short URL at the shortener it came from (it keeps answering where its domain moved to Snip) */
+            importedFrom: string | null;
+            /** @description For an imported link: clicks the source had counted, kept apart from the clicks Snip counted */
+            importedClicks: number;
             /**
              * Format: uri
              * @description Full short URL
@@ -3137,6 +3189,12 @@ export interface components {
             } | null;
             /** @description Why the server's operator disabled the link (visitors get a page saying so; it cannot be changed); null while it works */
             disabledReason: string | null;
+            /** @description The name the link was given; imports bring it from the source */
+            title: string | null;
+            /** @description For an imported link: its short URL at the shortener it came from (it keeps answering where its domain moved to Snip) */
+            importedFrom: string | null;
+            /** @description For an imported link: clicks the source had counted, kept apart from the clicks Snip counted */
+            importedClicks: number;
             /** @description The slug: the code, or <prefix>/<slug> */
             shortUrl: string;
             /**
@@ -3148,6 +3206,53 @@ export interface components {
             activeFrom: string | null;
             /** Format: date-time */
             updated: string;
+        };
+        /** @description What to import, and from where */
+        ImportFromSourceInput: {
+            /**
+             * @description The shortener the links come from
+             * @enum {string}
+             */
+            from: "shlink" | "kutt" | "yourls" | "bitly" | "dub";
+            /** @description The base URL of its API (Shlink's, Kutt's or YOURLS's own address; Bitly's and Dub's public APIs when left out) */
+            source?: string;
+            /** @description Its API key or token; used for this import only, never stored */
+            sourceKey: string;
+            /** @description Where links whose domain stays behind get their new codes: one of the caller's active domains (default: the caller's default) */
+            domain?: string;
+            /** @description Shlink's visits as click records; Bitly's click totals (one request per link). Other sources' totals come along anyway */
+            withClicks?: boolean;
+            /** @description Fetch and check everything, and make nothing: the answer says what would happen to each link */
+            dryRun?: boolean;
+        };
+        /** @description What became of every link of the source */
+        ImportFromSourceResult: {
+            /** @enum {string} */
+            from: "shlink" | "kutt" | "yourls" | "bitly" | "dub";
+            dryRun: boolean;
+            /** @description Links made (in a dry run: that would be made) */
+            imported: number;
+            /** @description Links imported by an earlier run, or that no longer redirect at the source */
+            skipped: number;
+            failed: number;
+            /** @description Clicks brought over: visits recorded as clicks, and source totals kept apart as imported clicks */
+            clicks: number;
+            rows: {
+                /** @description The short URL at the source */
+                source: string;
+                /** @description Where it answers on Snip; null when it was not made */
+                shortUrl: string | null;
+                /** @enum {string} */
+                outcome: "imported" | "skipped" | "failed";
+                /** @description Why it was skipped or failed (PATH_TAKEN, ALREADY_IMPORTED, ENDED_AT_SOURCE, ...), or NEW_PATH for a link that could not keep its path */
+                code?: string;
+                message?: string;
+            }[];
+            /** @description The source failed part-way: what came before is imported; importing again continues */
+            error?: {
+                code: string;
+                message: string;
+            };
         };
         /** @description One click: when, where from, and on what */
         Click: {
@@ -3458,6 +3563,15 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["LinkB"];
+            };
+        };
+        /** @description What became of every link of the source */
+        ImportFromSourceResult: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ImportFromSourceResult"];
             };
         };
         /** @description A link's clicks over a period, in total and broken down */
@@ -5411,6 +5525,50 @@ export interface operations {
             400: components["responses"]["ErrorA"];
             401: components["responses"]["ErrorA"];
             403: components["responses"]["ErrorA"];
+            408: components["responses"]["ErrorA"];
+            429: components["responses"]["RateLimitErrorB"];
+        };
+    };
+    importLinksFromSourceA: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ImportFromSourceInput"];
+            };
+        };
+        responses: {
+            200: components["responses"]["ImportFromSourceResult"];
+            400: components["responses"]["ErrorA"];
+            401: components["responses"]["ErrorA"];
+            403: components["responses"]["ErrorA"];
+            404: components["responses"]["ErrorA"];
+            408: components["responses"]["ErrorA"];
+            429: components["responses"]["ErrorA"];
+        };
+    };
+    importLinksFromSourceB: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ImportFromSourceInput"];
+            };
+        };
+        responses: {
+            200: components["responses"]["ImportFromSourceResult"];
+            400: components["responses"]["ErrorA"];
+            401: components["responses"]["ErrorA"];
+            403: components["responses"]["ErrorA"];
+            404: components["responses"]["ErrorA"];
             408: components["responses"]["ErrorA"];
             429: components["responses"]["RateLimitErrorB"];
         };

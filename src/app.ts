@@ -20,6 +20,7 @@ import { registerOpenApi } from './http/openapi.js';
 import { linkRoutesA } from './links/routes-a.js';
 import { linkRoutesB } from './links/routes-b.js';
 import { bulkRoutes } from './links/bulk-routes.js';
+import { importRoutes } from './imports/routes.js';
 import { analyticsRoutes } from './analytics/routes.js';
 import { redirectRoutes } from './redirects/routes.js';
 import { folderRoutes } from './folders/routes.js';
@@ -153,6 +154,7 @@ export async function buildApp(config: Config, options: CoreOptions = {}): Promi
   await app.register(linkRoutesA(core.links, core.present));
   await app.register(linkRoutesB(core.links, core.present));
   await app.register(bulkRoutes(core.links, core.present));
+  await app.register(importRoutes(core.imports, core.config.importAllowPrivate));
   await app.register(analyticsRoutes(core.analytics, core.present));
   await app.register(webhookRoutes(core.webhooks));
   await app.register(qrRoutes(core.qr));

@@ -33,6 +33,8 @@ export interface Config {
   webhookRetryDelaysMs: number[];
   /** Development and tests only: webhooks may use http:// and private, loopback or link-local addresses. */
   webhookAllowPrivate: boolean;
+  /** Imports started over the API may read a source on a private network (the operator's CLI always may). */
+  importAllowPrivate: boolean;
   /** `host:port` of the DNS server to ask instead of the system's resolver. */
   dnsResolver: string | null;
   /** Google Safe Browsing v4 key; unset, links are scanned with the local sources only. */
@@ -291,6 +293,7 @@ export function loadConfig(env: Env = process.env): Config {
     geoipDb: geoipDb(env),
     webhookRetryDelaysMs: retryDelays(env),
     webhookAllowPrivate: boolean(env, 'WEBHOOK_ALLOW_PRIVATE', false),
+    importAllowPrivate: boolean(env, 'IMPORT_ALLOW_PRIVATE', false),
     dnsResolver: dnsResolver(env),
     safeBrowsingApiKey: env.SAFE_BROWSING_API_KEY || null,
     safeBrowsingUrl: env.SAFE_BROWSING_URL ? httpUrl('SAFE_BROWSING_URL', env.SAFE_BROWSING_URL) : null,

@@ -14,6 +14,8 @@ import { EventBus } from './events/bus.js';
 import { LinkPresenter } from './links/presenters.js';
 import { LinksRepository } from './links/repository.js';
 import { LinksService } from './links/service.js';
+import { LinkWriter } from './links/link-writer.js';
+import { ImportService } from './imports/service.js';
 import { ExpirySweeper } from './links/expiry-sweeper.js';
 import { FoldersRepository } from './folders/repository.js';
 import { FoldersService } from './folders/service.js';
@@ -129,6 +131,8 @@ export interface Core {
   affiliate: AffiliateService;
   agentLinks: AgentLinksService;
   web2app: Web2appService;
+  /** Imports from other shorteners (Shlink, Kutt, YOURLS, Bitly, Dub). */
+  imports: ImportService;
   /** Whether the database and, when REDIS_URL is set, Redis answer (GET /readyz). */
   readiness(): Promise<Readiness>;
   /** OAuth 2.1 for the MCP endpoint: tokens, connected applications, consent. */
@@ -267,11 +271,25 @@ export async function createCore(config: Config, log: FastifyBaseLogger, options
     journalLag: () => clicks.backlog,
   };
   const admin = new AdminService(adminRepo, accounts, linksRepo, present, signUps, processState, clock, bus);
+  const imports = new ImportService({
+    links,
+    repo: linksRepo,
+    writer: new LinkWriter(linksRepo),
+    domains,
+    tags,
+    clicks: clicksRepo,
+    usage,
+    bus,
+    clock,
+    present,
+    ownHostnames,
+  });
   return {
     config,
     database,
     bus,
     accounts,
+    imports,
     sessions: new SessionsService(new SessionsRepository(database.db), accounts, attemptLimits, clock, signUps),
     admin,
     links,

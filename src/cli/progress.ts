@@ -37,3 +37,19 @@ export function progressBar(stream: NodeJS.WriteStream): ProgressBar {
     },
   };
 }
+
+/** A running count for an import whose size is not known up front (a source's listing): links so far and failures. */
+export function counterBar(stream: NodeJS.WriteStream, label: string): { update(progress: { rows: number; failed: number }): void; stop(): void } {
+  const bar = new cliProgress.SingleBar({ stream, format: `${label} | {rows} links | {failed} failed | {duration_formatted}`, hideCursor: true, fps: 10 });
+  let started = false;
+  return {
+    update({ rows, failed }) {
+      if (!started) bar.start(0, 0, { rows, failed });
+      else bar.update(0, { rows, failed });
+      started = true;
+    },
+    stop() {
+      if (started) bar.stop();
+    },
+  };
+}

@@ -10,6 +10,7 @@ import { ADMIN_COMMANDS, type AdminOptions } from './admin-commands.js';
 import { CLI_ACTOR } from '../admin/audit.js';
 import { importLinks } from './links-import.js';
 import { progressBar } from './progress.js';
+import { importFromSource, type SourceImportOptions } from './source-import.js';
 import { userPath } from './user-path.js';
 
 /**
@@ -29,6 +30,10 @@ Commands:
   keys list --email E                 ids, prefixes and dates; never the secret
   keys revoke --key snip_...          (or --id key_...)
   links import --email E [--format csv|json|jsonl] FILE
+  links import --email E --from shlink|kutt|yourls|bitly|dub --source URL --source-key KEY
+               [--domain HOST] [--with-clicks] [--dry-run]
+                                      every link of another shortener; old short URLs keep working where their
+                                      domain moves to Snip (docs/migrating.md); safe to run again
   links export --email E [--format csv|json|jsonl] [--output FILE]
   operators add --email E | operators remove --email E | operators list
                                       operators run the server: no plan limits, the dashboard's Admin area
@@ -54,10 +59,9 @@ Settings (environment variables, read as the server reads them; give the CLI the
   PORT          the server's port, which makes BASE_URL's default (default 3000)
   PLANS_FILE    the plan limits (tiers' features and quotas) shown by users show and applied by links import`;
 
-interface Options extends AdminOptions {
+interface Options extends AdminOptions, SourceImportOptions {
   name?: string;
   admin?: boolean;
-  email?: string;
   tier?: string;
   key?: string;
   id?: string;
@@ -136,7 +140,11 @@ const COMMANDS: Record<string, Command> = {
   'links import': {
     takesFile: true,
     run: async (core, o) => {
-      if (!o.file) throw errors.missingArgument('FILE', 'is required: links import --email E FILE');
+      if (o.from !== undefined) {
+        if (o.file) throw errors.invalidArgument('links import takes FILE or --from, not both');
+        return importFromSource(core, o);
+      }
+      if (!o.file) throw errors.missingArgument('FILE', 'is required: links import --email E FILE (or --from, to import from another shortener)');
       const bar = process.stderr.isTTY ? progressBar(process.stderr) : null;
       try {
         return await importLinks(core, { email: need(o, 'email'), file: userPath(o.file), format: o.format, onProgress: bar?.update });
@@ -195,6 +203,8 @@ function parse(argv: string[]) {
         email: { type: 'string' }, tier: { type: 'string' }, key: { type: 'string' }, id: { type: 'string' },
         format: { type: 'string' }, output: { type: 'string' }, yes: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
         name: { type: 'string' }, admin: { type: 'boolean' }, reason: { type: 'string' }, url: { type: 'string' }, mode: { type: 'string' }, before: { type: 'string' },
+        from: { type: 'string' }, source: { type: 'string' }, 'source-key': { type: 'string' }, domain: { type: 'string' },
+        'with-clicks': { type: 'boolean' }, 'dry-run': { type: 'boolean' },
       },
     });
   } catch (error) {
@@ -222,7 +232,8 @@ async function run(argv: string[]): Promise<number> {
     const result = await command.run(core, { ...values, file: positionals[2] });
     // Wait until the line is flushed: a pipe takes 64 KiB at once, and process.exit would drop the rest.
     if (result !== undefined) await write(process.stdout, `${JSON.stringify(result)}\n`);
-    return 0;
+    // A command that printed its summary may still have failed (an import whose source stopped answering).
+    return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } finally {
     await closeWithin(core, log, CLOSE_DEADLINE_MS);
   }

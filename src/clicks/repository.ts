@@ -27,6 +27,11 @@ export interface ClickBatch {
    * other capabilities count per address (affiliate payouts); nothing of it is written here.
    */
   addresses: AddressSighting[];
+  /**
+   * Imported links whose source click total this batch records as clicks (src/imports): their `imported_clicks` go to
+   * 0 with the clicks, so a crash never leaves the total both shown apart and counted.
+   */
+  settledImports?: string[];
 }
 
 export interface AddressSighting {
@@ -197,6 +202,7 @@ export class ClicksRepository {
       for (const [id, n] of batch.linkClicks) {
         await trx.updateTable('links').set({ clicks: sql`clicks + ${n}` }).where('id', '=', id).execute();
       }
+      for (const id of batch.settledImports ?? []) await trx.updateTable('links').set({ imported_clicks: 0 }).where('id', '=', id).execute();
       for (const u of batch.usage) {
         await trx
           .insertInto('account_usage')

@@ -84,6 +84,13 @@ export interface LinksTable {
   /** Set when an operator disabled the link: visitors get a page saying so, and its owner cannot re-enable it. */
   disabled_at: Generated<string | null>;
   disabled_reason: Generated<string | null>;
+  /** `<host>/<path>` of an imported short path that is not a Snip code (host empty for BASE_URL's); null for most links. */
+  legacy_path: Generated<string | null>;
+  /** The short URL the link had at the shortener it was imported from. */
+  imported_from: Generated<string | null>;
+  /** The source's click total not recorded as Snip clicks, shown apart from them. */
+  imported_clicks: Generated<number>;
+  title: Generated<string | null>;
 }
 
 export type DomainStatus = 'pending_txt' | 'verified' | 'active';

@@ -46,6 +46,10 @@ export class LinkWriter {
       social_preview: draft.socialPreview === null ? null : JSON.stringify(draft.socialPreview),
       disabled_at: null,
       disabled_reason: null,
+      legacy_path: null,
+      imported_from: null,
+      imported_clicks: 0,
+      title: null,
     };
   }
 

@@ -47,6 +47,14 @@ export interface Link {
   /** Why the server's operator disabled the link; null while it works. Visitors get a page saying it was disabled. */
   disabledReason: string | null;
   disabledAt: string | null;
+  /** `<host>/<path>` of an imported short path that is not a Snip code, which answers as before (src/imports). */
+  legacyPath: string | null;
+  /** The short URL it had at the shortener it was imported from; null for links made on Snip. */
+  importedFrom: string | null;
+  /** Clicks the source counted before the import that are not Snip clicks (shown apart from `clicks`). */
+  importedClicks: number;
+  /** The name the link was given (imports bring it from the source); null when none. */
+  title: string | null;
   /** The link's tags in display order; set where a link is read to be shown (LinksService get, list, update). */
   tags?: string[];
 }
@@ -78,6 +86,10 @@ export const toLink = (row: LinkRow): Link => ({
   socialPreview: parseJson<SocialPreview>(row.social_preview),
   disabledReason: row.disabled_at === null ? null : (row.disabled_reason ?? ''),
   disabledAt: row.disabled_at,
+  legacyPath: row.legacy_path,
+  importedFrom: row.imported_from,
+  importedClicks: Number(row.imported_clicks ?? 0),
+  title: row.title,
 });
 
 const parseJson = <T>(stored: string | null): T | null => (stored === null ? null : (JSON.parse(stored) as T));

@@ -17,9 +17,13 @@ export class LinkPresenter {
   }
 
   shortUrl(link: ShortPathParts): string {
-    // A custom domain is served with BASE_URL's scheme: TLS is the operator's proxy's either way.
-    const origin = link.domain ? `${new URL(this.baseUrl).protocol}//${link.domain}` : this.baseUrl;
-    return `${origin}/${this.slugOf(link)}`;
+    return this.urlOnHost(link.domain ?? null, this.slugOf(link));
+  }
+
+  /** `path` on a custom domain (served with BASE_URL's scheme: TLS is the operator's proxy's either way) or BASE_URL. */
+  urlOnHost(domain: string | null, path: string): string {
+    const origin = domain ? `${new URL(this.baseUrl).protocol}//${domain}` : this.baseUrl;
+    return `${origin}/${path}`;
   }
 
   createdA(link: Link): Static<typeof CreatedLinkA> {
@@ -49,6 +53,9 @@ export class LinkPresenter {
       expiredUrl: link.expiredUrl,
       socialPreview: link.socialPreview,
       disabledReason: link.disabledReason,
+      title: link.title,
+      importedFrom: link.importedFrom,
+      importedClicks: link.importedClicks,
     };
   }
 

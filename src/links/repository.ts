@@ -85,6 +85,7 @@ export class LinksRepository {
 
   find(key: LinkKey): Promise<LinkRow | undefined> {
     const query = this.db.selectFrom('links').selectAll();
+    if ('legacyPath' in key) return query.where('legacy_path', '=', key.legacyPath).executeTakeFirst();
     return ('code' in key
       ? query.where('code', '=', key.code)
       : query.where('namespace', '=', key.namespace).where('slug', '=', key.slug)

@@ -5,6 +5,8 @@ import { isOwnHost } from '../net/hostname.js';
 
 export const MAX_URL_LENGTH = 4096;
 export const CODE_PATTERN = /^[A-Za-z0-9]{6}$/;
+/** The longest imported short path kept as it was (src/imports); longer ones get a Snip code. */
+export const MAX_LEGACY_PATH = 200;
 
 /**
  * A destination must be an absolute http(s) URL of sane length that does not point back at Snip's own short

@@ -19,6 +19,9 @@ const originFields = {
   expiredUrl: Nullable(Url('Where an expired or used-up link sends visitors; null: its 410 page')),
   socialPreview: Nullable(SocialPreview),
   disabledReason: Nullable(Type.String({ description: "Why the server's operator disabled the link (visitors get a page saying so; it cannot be changed); null while it works" })),
+  title: Nullable(Type.String({ description: 'The name the link was given; imports bring it from the source' })),
+  importedFrom: Nullable(Type.String({ description: 'For an imported link: its short URL at the shortener it came from (it keeps answering where its domain moved to Snip)' })),
+  importedClicks: Type.Integer({ minimum: 0, description: 'For an imported link: clicks the source had counted, kept apart from the clicks Snip counted' }),
 };
 
 /** Description A's create takes the link input as it is (src/links/input.ts). */

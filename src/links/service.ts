@@ -8,9 +8,9 @@ import { checkTag } from '../tags/rules.js';
 import { checkDomainFilter, checkSearch, type ViewFilters } from '../views/filters.js';
 import type { UsageService } from '../usage/service.js';
 import { BulkCreator, type BulkOptions, type BulkOutcome } from './bulk-creator.js';
-import { LinkCreator, type LinkDomains, type LinkUtmTemplates } from './creator.js';
+import { draftFor, LinkCreator, type CreationDeps, type LinkDomains, type LinkUtmTemplates } from './creator.js';
 import { LinkWriter } from './link-writer.js';
-import { checkAppLinksFor, routingOf, type CreateLinkInput } from './drafts.js';
+import { checkAppLinksFor, routingOf, type CreateLinkInput, type LinkDraft } from './drafts.js';
 import { hashPassword } from '../sessions/passwords.js';
 import { toLink, type Link, type LinkSource } from './link.js';
 import type { LinkPatch, LinksRepository } from './repository.js';
@@ -64,8 +64,16 @@ export class LinksService {
     private readonly ports: LinkPorts,
   ) {
     const creation = { repo, writer: new LinkWriter(repo), bus, usage, clock, ownHostnames, plans, domains, utmTemplates: ports.utmTemplates };
+    this.creation = creation;
     this.creator = new LinkCreator(creation);
     this.bulk = new BulkCreator(creation);
+  }
+
+  private readonly creation: CreationDeps;
+
+  /** A new link's draft by every rule, not yet written: imports (src/imports) amend it and write it themselves. */
+  draft(caller: Caller, input: CreateLinkInput): Promise<LinkDraft> {
+    return draftFor(this.creation, caller, input, this.clock.now());
   }
 
   private readonly creator: LinkCreator;

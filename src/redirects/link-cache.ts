@@ -3,10 +3,16 @@ import type { AppLinks } from '../web2app/app-targets.js';
 import type { SocialPreview } from '../links/input.js';
 import type { CompiledRouting } from '../links/routing.js';
 
-/** The cache keys of a link: its code, and namespace/slug for a namespaced link. */
-export const cacheKeysOf = (link: Pick<Link, 'code' | 'namespace' | 'slug'>): string[] => {
+/** The cache key of an imported path; `~` keeps it apart from codes and `<prefix>/<slug>` keys. */
+export const legacyCacheKey = (legacyPath: string): string => `~${legacyPath}`;
+
+/** The cache keys of a link: its code, namespace/slug for a namespaced link, its imported path for one that has it. */
+export const cacheKeysOf = (link: Pick<Link, 'code' | 'namespace' | 'slug'> & { legacyPath?: string | null }): string[] => {
+  const keys = [link.code];
   const path = fullPathOf(link);
-  return path ? [link.code, path] : [link.code];
+  if (path) keys.push(path);
+  if (link.legacyPath) keys.push(legacyCacheKey(link.legacyPath));
+  return keys;
 };
 
 /** What the redirect needs to know about a link, kept in memory. */

@@ -4,7 +4,7 @@ import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import { isReservedPath } from '../accounts/namespace-rules.js';
 import type { RedirectStatus } from '../config.js';
 import type { LinkKey } from '../links/link-key.js';
-import { CODE_PATTERN } from '../links/rules.js';
+import { CODE_PATTERN, MAX_LEGACY_PATH } from '../links/rules.js';
 import { AppError } from '../errors.js';
 import { warningPage } from '../trust/pages.js';
 import { missPage } from './pages.js';
@@ -59,6 +59,21 @@ const DESCRIPTION =
   `${REDIRECT_CACHE_CONTROL}), so a permanent status does not let a browser skip later visits. An address whose requests for unknown links ` +
   'exceed PUBLIC_REQUESTS_PER_MINUTE gets 429 with Retry-After.';
 
+/** A one-segment path as the route has it: a code, or an imported path whose host is known once the domain is. */
+type RouteKey = LinkKey | { path: string };
+
+/**
+ * A code, else a path an import may have kept (src/imports): looked up on the host it came to. A NUL is in no stored
+ * path, and no database could look one up: the 404 of an unknown link, with no database work.
+ */
+const routeKeyOf = (segment: string): RouteKey | null => {
+  if (CODE_PATTERN.test(segment)) return { code: segment };
+  return segment === '' || segment.includes('\u0000') || segment.length > MAX_LEGACY_PATH ? null : { path: segment };
+};
+
+const qualify = (key: RouteKey | null, domain: { hostname: string } | null): LinkKey | null =>
+  key && 'path' in key ? { legacyPath: `${domain?.hostname ?? ''}/${key.path}` } : key;
+
 /** GET and HEAD /{code} and /{prefix}/{slug}. HEAD redirects too but never counts as a click (nor reads a capped link). */
 /** The `+` preview page of a link, as HTML; throws the links' 404 for an unknown one. */
 export type PreviewPage = (key: LinkKey, customDomain: string | null) => Promise<string>;
@@ -92,18 +107,20 @@ export const redirectRoutes =
       acceptLanguage: request.headers['accept-language'],
       cookie: request.headers.cookie,
     });
-    const answer = async (request: FastifyRequest, reply: FastifyReply, key: LinkKey | null) => {
+    const answer = async (request: FastifyRequest, reply: FastifyReply, routeKey: RouteKey | null) => {
       limits.refuseIfBlocked(request.ip);
       const domain = await domainOf(request);
+      const key = qualify(routeKey, domain);
       const outcome = key ? await redirects.visit(key, visitorOf(request), domain?.hostname ?? null) : { kind: 'not_found' as const };
       return respond(request, reply, outcome, domain);
     };
     /** A password posted to a protected link's form (its own short URL). */
-    const submit = async (request: FastifyRequest, reply: FastifyReply, key: LinkKey | null) => {
+    const submit = async (request: FastifyRequest, reply: FastifyReply, routeKey: RouteKey | null) => {
       limits.refuseIfBlocked(request.ip);
       const domain = await domainOf(request);
+      const key = qualify(routeKey, domain);
       const password = (request.body as { password?: unknown } | undefined)?.password;
-      if (!key || typeof password !== 'string') return answer(request, reply, key);
+      if (!key || typeof password !== 'string') return answer(request, reply, routeKey);
       const { outcome, pass } = await redirects.submitPassword(key, visitorOf(request), password, domain?.hostname ?? null);
       if (pass) {
         const secure = request.protocol === 'https' ? '; Secure' : '';
@@ -135,9 +152,10 @@ export const redirectRoutes =
     });
     const html = (reply: FastifyReply, code: number, body: string) => reply.status(code).type('text/html; charset=utf-8').send(body);
     /** `/{code}+` and `/{prefix}/{slug}+`: the preview instead of the redirect. */
-    const showPreview = async (request: FastifyRequest, reply: FastifyReply, key: LinkKey | null) => {
+    const showPreview = async (request: FastifyRequest, reply: FastifyReply, routeKey: RouteKey | null) => {
       await limits.admit(request.ip);
       const domain = await domainOf(request);
+      const key = qualify(routeKey, domain);
       if (!key) return domainMiss(reply, domain);
       try {
         return html(reply, 200, await preview(key, domain?.hostname ?? null));
@@ -149,7 +167,6 @@ export const redirectRoutes =
 
     app.get(
       '/:code',
-      // A NUL (%00) cannot be in a code (CODE_PATTERN): such a URL is the 404 of any unknown code, with no database work.
       {
         childLoggerFactory,
         // Snip's own names (/api, /docs, ...) are no short links: another method there is a 404, not a 405 (src/http/methods.ts).
@@ -163,9 +180,9 @@ export const redirectRoutes =
         reply.header('cache-control', REDIRECT_CACHE_CONTROL);
         if (code.endsWith('+')) {
           const bare = code.slice(0, -1);
-          return showPreview(request, reply, CODE_PATTERN.test(bare) ? { code: bare } : null);
+          return showPreview(request, reply, routeKeyOf(bare));
         }
-        return answer(request, reply, CODE_PATTERN.test(code) ? { code } : null);
+        return answer(request, reply, routeKeyOf(code));
       },
     );
 
@@ -207,7 +224,7 @@ export const redirectRoutes =
         const { code } = request.params;
         if (isReservedPath(code)) return reply.callNotFound();
         reply.header('cache-control', REDIRECT_CACHE_CONTROL);
-        return submit(request, reply, CODE_PATTERN.test(code) ? { code } : null);
+        return submit(request, reply, routeKeyOf(code));
       },
     );
     app.post(

@@ -8,7 +8,7 @@ import type { EventBus } from '../events/bus.js';
 import { toLink, type Link } from '../links/link.js';
 import type { LinkKey } from '../links/link-key.js';
 import type { LinksRepository } from '../links/repository.js';
-import { cacheKeysOf, LinkCache, type CachedLink } from './link-cache.js';
+import { cacheKeysOf, legacyCacheKey, LinkCache, type CachedLink } from './link-cache.js';
 import type { SocialPreview } from '../links/input.js';
 import { compileRouting, route, variantBucket, type Routed, type RoutingVisitor } from '../links/routing.js';
 import { verifyPassword } from '../sessions/passwords.js';
@@ -128,7 +128,7 @@ function paramsOf(destination: string, query: string | undefined): Record<string
 const MISS_TTL_MS = 2_000;
 const MISS_CAPACITY = 10_000;
 
-const cacheKey = (key: LinkKey): string => ('code' in key ? key.code : `${key.namespace}/${key.slug}`);
+const cacheKey = (key: LinkKey): string => ('code' in key ? key.code : 'legacyPath' in key ? legacyCacheKey(key.legacyPath) : `${key.namespace}/${key.slug}`);
 
 
 const toCached = (link: Link, loadedAtMs: number, unsafe: string[] | null, clickIdFor: string | null): CachedLink => ({

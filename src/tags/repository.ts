@@ -47,6 +47,13 @@ export class TagsRepository {
     await this.db.insertInto('link_tags').values(row).onConflict((oc) => oc.columns(['link_id', 'tag_key']).doNothing()).execute();
   }
 
+  /** Adds many tags at once (imports); a link's second tag with one key is skipped. */
+  async insertMany(rows: LinkTagRow[]): Promise<void> {
+    for (let i = 0; i < rows.length; i += IN_CHUNK) {
+      await this.db.insertInto('link_tags').values(rows.slice(i, i + IN_CHUNK)).onConflict((oc) => oc.columns(['link_id', 'tag_key']).doNothing()).execute();
+    }
+  }
+
   /** False when the link had no tag with this key. */
   async delete(linkId: string, key: string): Promise<boolean> {
     const result = await this.db.deleteFrom('link_tags').where('link_id', '=', linkId).where('tag_key', '=', key).executeTakeFirst();

@@ -26,6 +26,17 @@ export function checkTag(value: unknown): CheckedTag {
   return { tag, key: tagKeyOf(tag) };
 }
 
+/** Another shortener's tag as a Snip tag (see TagsService.tagImported); null when nothing of it can be kept. */
+export function importedTag(raw: string): CheckedTag | null {
+  const cleaned = [...raw.normalize('NFC').replace(/[^\p{L}\p{M}\p{N} _-]+/gu, '-').trim().replace(/ {2,}/g, ' ')].slice(0, TAG_MAX_LENGTH).join('').trim();
+  if (cleaned === '' || /^-+$/.test(cleaned)) return null;
+  try {
+    return checkTag(cleaned);
+  } catch {
+    return null;
+  }
+}
+
 /** "Sale" and "sale" are one tag: the key is the lower-case spelling. */
 export const tagKeyOf = (tag: string): string => tag.toLowerCase();
 

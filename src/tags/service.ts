@@ -7,7 +7,7 @@ import type { LinksRepository } from '../links/repository.js';
 import { parseShortPath } from '../links/rules.js';
 import { tagErrors } from './errors.js';
 import type { TagsRepository } from './repository.js';
-import { byTag, checkTag, MAX_TAGS_PER_LINK, type CheckedTag } from './rules.js';
+import { byTag, checkTag, importedTag, MAX_TAGS_PER_LINK, type CheckedTag } from './rules.js';
 
 /** One of the account's tags and how many of its links carry it. */
 export interface TagCount {
@@ -45,6 +45,26 @@ export class TagsService {
     });
     if (!tags) throw errors.linkNotFound();
     return { tags: sorted(tags) };
+  }
+
+  /**
+   * The tags other shorteners gave imported links, made into Snip tags: characters a tag cannot hold become hyphens,
+   * long ones are cut, and a link keeps at most MAX_TAGS_PER_LINK of them, so a tag is changed rather than lost.
+   */
+  async tagImported(accountId: string, links: readonly { linkId: string; tags: readonly string[] }[]): Promise<void> {
+    const now = this.clock.now().toISOString();
+    const rows = links.flatMap(({ linkId, tags }) => {
+      const seen = new Set<string>();
+      const out = [];
+      for (const raw of tags) {
+        const tag = importedTag(raw);
+        if (tag === null || seen.has(tag.key) || seen.size >= MAX_TAGS_PER_LINK) continue;
+        seen.add(tag.key);
+        out.push({ link_id: linkId, account_id: accountId, tag: tag.tag, tag_key: tag.key, created_at: now });
+      }
+      return out;
+    });
+    await this.repo.insertMany(rows);
   }
 
   /** Takes the tag (in any case) off the caller's link; TAG_NOT_FOUND when the link does not carry it. */

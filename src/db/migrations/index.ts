@@ -15,6 +15,7 @@ import { oauth } from './0013-oauth.js';
 import { affiliatePaidClicks } from './0014-affiliate-paid-clicks.js';
 import { linkRouting } from './0015-link-routing.js';
 import { operators } from './0016-operators.js';
+import { imports } from './0017-imports.js';
 
 /** One ordered migration set for SQLite and PostgreSQL alike; names sort in the order they apply. */
 export const migrations: Record<string, Migration> = {
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   '0014-affiliate-paid-clicks': affiliatePaidClicks,
   '0015-link-routing': linkRouting,
   '0016-operators': operators,
+  '0017-imports': imports,
 };
