@@ -8,3 +8,6 @@ export const hasControlCharacters = (text: string): boolean => CONTROL_CHARACTER
 
 /** The text without control characters, for values Snip keeps as a client gave them (an MCP client's name). */
 export const withoutControlCharacters = (text: string): string => text.replace(ALL_CONTROL_CHARACTERS, '');
+
+/** The text with control characters percent-encoded: for a URL a source gave, kept as readable and storable text. */
+export const controlCharactersEncoded = (text: string): string => text.replace(ALL_CONTROL_CHARACTERS, (c) => encodeURIComponent(c));

@@ -7,7 +7,8 @@
  * `scope: 'cli'` marks the codes only the operator CLI answers (its arguments and files, creating accounts), and
  * `scope: 'mcp'` the ones only MCP tool calls answer (a tool it does not have); REST routes never answer either.
  * `scope: 'router'` marks the codes the HTTP router answers to a request no operation serves (a method a path does not
- * serve), so no operation lists them.
+ * serve), so no operation lists them. `scope: 'outcome'` marks the codes an import reports inside its 200 answer (a row's
+ * outcome, or the source's failure part-way: src/imports), never as an answer's status.
  *
  * Field codes: a schema failure is `INVALID_<FIELD>` or `MISSING_<FIELD>` (400) for whichever top-level field the
  * input names (src/schema/messages.ts). They are one pattern entry rather than one entry per field:
@@ -20,7 +21,7 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 interface Entry {
   status: number;
   message: (...args: never[]) => string;
-  scope?: 'cli' | 'mcp' | 'router';
+  scope?: 'cli' | 'mcp' | 'router' | 'outcome';
 }
 
 export const catalogue = {
@@ -193,14 +194,15 @@ export const catalogue = {
   // 409
   SLUG_TAKEN: { status: 409, message: () => 'This custom slug is already in use' },
   // Imports from other shorteners (src/imports): per-row outcomes, and the source's failures
-  PATH_TAKEN: { status: 409, message: (path: string) => `${path} is already a short link on Snip; the imported link was not made` },
-  PATH_RESERVED: { status: 409, message: (path: string) => `${path} is a path Snip serves itself (the API, the dashboard, ...); the imported link was not made` },
-  ALREADY_IMPORTED: { status: 409, message: () => 'Imported by an earlier run; left as it is' },
+  PATH_TAKEN: { status: 409, scope: 'outcome', message: (path: string) => `${path} is already a short link on Snip; the imported link was not made` },
+  PATH_RESERVED: { status: 409, scope: 'outcome', message: (path: string) => `${path} is a path Snip serves itself (the API, the dashboard, ...); the imported link was not made` },
+  ALREADY_IMPORTED: { status: 409, scope: 'outcome', message: () => 'Imported by an earlier run; left as it is' },
   PROTECTED_AT_SOURCE: {
     status: 409,
-    message: () => 'The link asks for a password at the source, and no API gives passwords out: not imported (make it on Snip with a password of your choosing)',
+    scope: 'outcome',
+    message: () => 'The link asks for a password at the source, which its API does not give out: not imported (make it on Snip with a password of your choosing)',
   },
-  ENDED_AT_SOURCE: { status: 409, message: (why: string) => `The link no longer redirects at the source (${why}); not imported` },
+  ENDED_AT_SOURCE: { status: 409, scope: 'outcome', message: (why: string) => `The link no longer redirects at the source (${why}); not imported` },
   FOLDER_EXISTS: { status: 409, message: () => 'A folder with this name already exists' },
   VIEW_EXISTS: { status: 409, message: () => 'A saved view with this name already exists' },
   TEMPLATE_EXISTS: { status: 409, message: () => 'A UTM template with this name already exists' },
@@ -233,9 +235,9 @@ export const catalogue = {
   INTERNAL_ERROR: { status: 500, message: () => 'Internal server error' },
   NAMESPACE_EXHAUSTED: { status: 500, scope: 'cli', message: () => 'Could not find a free namespace for the account' },
   CODE_SPACE_BUSY: { status: 503, message: () => 'Could not allocate a short code; try again' },
-  SOURCE_ERROR: { status: 502, message: (why: string) => `The source answered with an error: ${why}` },
-  SOURCE_UNREACHABLE: { status: 502, message: (why: string) => `The source could not be reached: ${why}` },
-  SOURCE_AUTH_FAILED: { status: 400, message: (why: string) => `The source refused the key: ${why}` },
+  SOURCE_ERROR: { status: 502, scope: 'outcome', message: (why: string) => `The source answered with an error: ${why}` },
+  SOURCE_UNREACHABLE: { status: 502, scope: 'outcome', message: (why: string) => `The source could not be reached: ${why}` },
+  SOURCE_AUTH_FAILED: { status: 400, scope: 'outcome', message: (why: string) => `The source refused the key: ${why}` },
 
   // The operator CLI only
   UNKNOWN_COMMAND: { status: 400, scope: 'cli', message: (name: string) => `Unknown command "${name}"; the commands are listed below` },

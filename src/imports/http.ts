@@ -2,6 +2,7 @@ import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
+import ipaddr from 'ipaddr.js';
 import { withoutControlCharacters } from '../control-characters.js';
 import { errors } from '../errors.js';
 import { isBadPort, isPublicAddress } from '../webhooks/address-guard.js';
@@ -101,6 +102,11 @@ export function sourceHttp(options: SourceHttpOptions): SourceHttp {
       if (url.protocol !== 'https:' && url.protocol !== 'http:') throw errors.sourceError(`${url.protocol} is not http or https`);
       if (isBadPort(url)) throw errors.sourceUnreachable(`port ${url.port} belongs to another protocol`);
       const shown = `${url.origin}${url.pathname}`;
+      // An address written as such never goes through the lookup that checks resolved ones.
+      const literal = url.hostname.replace(/^\[|\]$/g, '');
+      if (!options.allowPrivate && ipaddr.isValid(literal) && !isPublicAddress(literal)) {
+        throw errors.sourceUnreachable(`${shown}: ${literal} is a private address; IMPORT_ALLOW_PRIVATE=true allows it`);
+      }
       let limited = 0;
       let failed = 0;
       for (;;) {
@@ -130,7 +136,7 @@ export function sourceHttp(options: SourceHttpOptions): SourceHttp {
           if (answer.status >= 200 && answer.status < 300) throw errors.sourceError(`${shown} answered ${answer.status} with a body that is not JSON`);
         }
         if (answer.status >= 200 && answer.status < 300) return body;
-        const said = body === undefined ? null : safeMessage(errorMessage, body);
+        const said = body === undefined ? null : redacted(safeMessage(errorMessage, body), headers);
         const because = said ? `: ${said}` : '';
         if (answer.status === 401 || answer.status === 403) throw errors.sourceAuthFailed(`${shown} answered ${answer.status}${because}`);
         if (answer.status >= 300 && answer.status < 400) {
@@ -140,6 +146,16 @@ export function sourceHttp(options: SourceHttpOptions): SourceHttp {
       }
     },
   };
+}
+
+/** A source that repeats the key in its error does not get it shown (the message may reach a log or a shared screen). */
+function redacted(message: string | null, headers: Record<string, string>): string | null {
+  if (message === null) return null;
+  let text = message;
+  for (const value of Object.values(headers)) {
+    for (const secret of [value, value.replace(/^Bearer\s+/i, '')]) if (secret.length >= 4) text = text.split(secret).join('[the key]');
+  }
+  return text;
 }
 
 const firstHeader = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value);

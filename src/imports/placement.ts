@@ -28,6 +28,8 @@ function keepable(path: string): string | null {
   return null;
 }
 
+const HOSTNAME = /^[a-z0-9.-]{1,253}$/;
+
 export class Placements {
   private readonly domains = new Map<string, Promise<'own' | 'active' | 'elsewhere' | AppError>>();
 
@@ -42,7 +44,10 @@ export class Placements {
   private domainState(host: string): Promise<'own' | 'active' | 'elsewhere' | AppError> {
     let state = this.domains.get(host);
     if (!state) {
-      state = this.ownHostnames.has(host)
+      // A host no DNS name can be (a NUL, a space) stays behind, without asking the database about it.
+      state = !HOSTNAME.test(host)
+        ? Promise.resolve('elsewhere' as const)
+        : this.ownHostnames.has(host)
         ? Promise.resolve('own' as const)
         : this.linkDomains.domainFor(this.caller.accountId, host).then(
             () => 'active' as const,

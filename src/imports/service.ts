@@ -2,7 +2,9 @@ import { createHash } from 'node:crypto';
 import type { Caller } from '../caller.js';
 import type { ClicksRepository } from '../clicks/repository.js';
 import type { Clock } from '../clock.js';
+import { controlCharactersEncoded, withoutControlCharacters } from '../control-characters.js';
 import { AppError, errors } from '../errors.js';
+import { MAX_INTEGER } from '../schema/shapes.js';
 import type { EventBus } from '../events/bus.js';
 import type { LinkDomains } from '../links/creator.js';
 import { toLink } from '../links/link.js';
@@ -82,6 +84,10 @@ interface Deps {
 }
 
 const FRESH_CODE_ATTEMPTS = 8;
+
+/** A source's count as a column holds it: whole, and at most the largest integer PostgreSQL's `integer` takes. */
+const bounded = (n: number): number => (Number.isFinite(n) ? Math.min(Math.max(0, Math.floor(n)), MAX_INTEGER) : MAX_INTEGER);
+
 
 const fieldError = (code: 'INVALID_SOURCE' | 'MISSING_SOURCE' | 'MISSING_SOURCE_KEY', message: string) => new AppError(code, message);
 
@@ -219,22 +225,24 @@ class SourceImportRun {
       this.fail(link, 'skipped', errors.endedAtSource(`it expired at ${link.expiresAt}`));
       return null;
     }
-    const sourceClicks = link.clicks ?? (this.request.withClicks && this.source.clicksOf ? await this.source.clicksOf(link) : 0);
-    if (link.maxClicks !== null && sourceClicks >= link.maxClicks) {
-      this.fail(link, 'skipped', errors.endedAtSource(`its ${link.maxClicks} visits are used up`));
+    const sourceClicks = bounded(link.clicks ?? (this.request.withClicks && this.source.clicksOf ? await this.source.clicksOf(link) : 0));
+    const cap = link.maxClicks === null ? null : bounded(link.maxClicks);
+    if (cap !== null && sourceClicks >= cap) {
+      this.fail(link, 'skipped', errors.endedAtSource(`its ${cap} visits are used up`));
       return null;
     }
     const placement = await this.placements.of(link);
     if (placement.kind === 'refused') throw placement.error;
     const visits = this.withVisits;
     // Visits recorded as clicks count towards the cap as they did at the source; a total kept apart leaves what remains.
-    const maxClicks = link.maxClicks === null ? undefined : visits ? link.maxClicks : link.maxClicks - sourceClicks;
+    const maxClicks = cap === null ? undefined : visits ? cap : cap - sourceClicks;
     const draft = await deps.links.draft(this.caller, {
       url: link.url,
       ...(maxClicks === undefined ? {} : { maxClicks }),
       ...(link.activeFrom !== null && Date.parse(link.activeFrom) > now.getTime() ? { activeFrom: link.activeFrom } : {}),
       ...(link.expiresAt === null ? {} : { expiresAt: link.expiresAt }),
       ...(placement.domain ? { domain: placement.domain } : {}),
+      ...(link.password ? { password: link.password } : {}),
     });
     const row = deps.writer.row(draft, now, importKey);
     if (placement.kind === 'kept') {
@@ -242,9 +250,9 @@ class SourceImportRun {
       if (placement.code !== null) row.code = placement.code;
       row.legacy_path = placement.legacyPath;
     }
-    row.imported_from = link.shortUrl;
+    row.imported_from = controlCharactersEncoded(link.shortUrl).slice(0, 2048);
     row.imported_clicks = sourceClicks;
-    row.title = link.title === null ? null : link.title.slice(0, 500);
+    row.title = link.title === null ? null : withoutControlCharacters(link.title).trim().slice(0, 500) || null;
     const created = link.createdAt === null ? NaN : Date.parse(link.createdAt);
     if (!Number.isNaN(created) && created <= now.getTime()) row.created_at = new Date(created).toISOString();
     return { link, row, tags: link.tags, placement, visits };

@@ -41,8 +41,10 @@ export interface SourceLink {
   clicks: number | null;
   /** Why the link no longer redirects at the source (Kutt's `banned`); null while it works there. */
   endedBecause?: string | null;
-  /** It asks for a password at the source, which no source's API gives out. */
+  /** It asks for a password at the source that the source's API does not give out (Kutt). */
   passwordProtected?: boolean;
+  /** The password it asks for, where the source's API gives it (Dub): the link asks for it on Snip too. */
+  password?: string | null;
 }
 
 export interface SourceOptions {

@@ -6,8 +6,8 @@ import {
 } from '../helpers/links.js';
 
 const DETAIL_KEYS = [
-  'appLinks', 'blockedCountries', 'clicks', 'clientName', 'created', 'disabledReason', 'domain', 'expiredUrl', 'expiresAt', 'folderId', 'fullPath', 'id', 'isCustom', 'long', 'maxClicks', 'namespace',
-  'passwordProtected', 'rules', 'shortCode', 'shortUrl', 'socialPreview', 'source', 'tags', 'variants',
+  'appLinks', 'blockedCountries', 'clicks', 'clientName', 'created', 'disabledReason', 'domain', 'expiredUrl', 'expiresAt', 'folderId', 'fullPath', 'id', 'importedClicks', 'importedFrom', 'isCustom', 'long', 'maxClicks', 'namespace',
+  'passwordProtected', 'rules', 'shortCode', 'shortUrl', 'socialPreview', 'source', 'tags', 'title', 'variants',
 ];
 
 /** Description A's link routes on one test app. */
@@ -41,6 +41,9 @@ describe(`Description A links (${dialectName})`, () => {
       expiredUrl: null,
       socialPreview: null,
       disabledReason: null,
+      title: null,
+      importedFrom: null,
+      importedClicks: 0,
     });
     expect(Number.isNaN(Date.parse(body.created))).toBe(false);
   });
@@ -129,6 +132,9 @@ describe(`Description A: listing links (${dialectName})`, () => {
       expiredUrl: null,
       socialPreview: null,
       disabledReason: null,
+      title: null,
+      importedFrom: null,
+      importedClicks: 0,
     });
   });
 
@@ -239,6 +245,9 @@ describe(`Description A: link details (${dialectName})`, () => {
       expiredUrl: null,
       socialPreview: null,
       disabledReason: null,
+      title: null,
+      importedFrom: null,
+      importedClicks: 0,
     });
     expect(body.id.length).toBeGreaterThan(0);
   });
@@ -273,6 +282,9 @@ describe(`Description A: link details (${dialectName})`, () => {
       expiredUrl: null,
       socialPreview: null,
       disabledReason: null,
+      title: null,
+      importedFrom: null,
+      importedClicks: 0,
     };
     expect(res.json()).toEqual(expected);
     const byCode = await api.get(owner, created.shortCode);
@@ -406,6 +418,9 @@ describe(`Description A: updating links (${dialectName})`, () => {
       expiredUrl: null,
       socialPreview: null,
       disabledReason: null,
+      title: null,
+      importedFrom: null,
+      importedClicks: 0,
     });
     expect((await api.get(owner, link.shortCode)).json<LinkA>().long).toBe('https://example.com/new');
     expect((await api.visit(link.shortCode)).headers.location).toBe('https://example.com/new');

@@ -12,8 +12,8 @@ interface CreateShortResult {
 }
 
 const LINK_B_KEYS = [
-  'activeFrom', 'appLinks', 'blockedCountries', 'clicks', 'clientName', 'created', 'disabledReason', 'domain', 'expiredUrl', 'expiresAt', 'folderId', 'fullPath', 'id', 'isCustom', 'long', 'maxClicks',
-  'namespace', 'passwordProtected', 'rules', 'shortCode', 'shortUrl', 'socialPreview', 'source', 'tags', 'updated', 'url', 'variants',
+  'activeFrom', 'appLinks', 'blockedCountries', 'clicks', 'clientName', 'created', 'disabledReason', 'domain', 'expiredUrl', 'expiresAt', 'folderId', 'fullPath', 'id', 'importedClicks', 'importedFrom', 'isCustom', 'long', 'maxClicks',
+  'namespace', 'passwordProtected', 'rules', 'shortCode', 'shortUrl', 'socialPreview', 'source', 'tags', 'title', 'updated', 'url', 'variants',
 ];
 
 const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
@@ -156,6 +156,9 @@ describe(`Description B: POST /api/links (${dialectName})`, () => {
       expiredUrl: null,
       socialPreview: null,
       disabledReason: null,
+      title: null,
+      importedFrom: null,
+      importedClicks: 0,
     });
     expect(Number.isNaN(Date.parse(body.created))).toBe(false);
     expect((await api.visit(body.shortCode)).headers.location).toBe('https://example.com/b-plain');
@@ -202,6 +205,9 @@ describe(`Description B: POST /api/links (${dialectName})`, () => {
       expiredUrl: null,
       socialPreview: null,
       disabledReason: null,
+      title: null,
+      importedFrom: null,
+      importedClicks: 0,
     });
     // Not active yet: neither path redirects until activeFrom.
     expect((await api.visit(fullPath)).statusCode).toBe(404);

@@ -23,6 +23,7 @@ export const dubSource: SourceFactory = ({ base, key, http }) => {
       createdAt: isoDate(item.createdAt),
       expiresAt: isoDate(item.expiresAt),
       clicks: count(item.clicks),
+      password: text(item.password),
     });
 
   return {

@@ -117,5 +117,6 @@ export function sourceLink(fields: Partial<SourceLink> & { shortUrl: string }): 
     clicks: fields.clicks ?? null,
     endedBecause: fields.endedBecause ?? null,
     passwordProtected: fields.passwordProtected ?? false,
+    password: fields.password ?? null,
   };
 }

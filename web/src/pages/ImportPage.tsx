@@ -1,10 +1,11 @@
-import { Anchor, Button, FileInput, Group, Paper, Progress, Stack, Switch, Table, Text } from '@mantine/core';
+import { Anchor, Button, FileInput, Group, Paper, Progress, Stack, Switch, Table, Text, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { IconAlertTriangle, IconCircleCheck, IconUpload } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { ApiError, snip } from '../api';
 import { CopyValue, ErrorNotice, PageTitle, PlanGate } from '../components/ui';
 import { describeError } from '../errors';
+import { SourceImportForm } from '../import-source/SourceImportForm';
 import { readImportFile, SAMPLE_CSV, type ImportPreview, type ImportResult, type PreviewRow } from '../links/csv-import';
 
 /** Items per request: small enough for a progress bar that moves, far under the API's 1,000. */
@@ -217,9 +218,29 @@ function Importer() {
 export function ImportPage() {
   return (
     <>
-      <PageTitle title="Bulk import" description="Create many links at once from a CSV or JSON file: check the rows first, then import; each row succeeds or fails on its own." />
+      <PageTitle
+        title="Bulk import"
+        description="Create many links at once from a CSV or JSON file or from another shortener: check the preview first, then import; each link succeeds or fails on its own."
+      />
       <PlanGate allows={(limits) => limits.apiAccess && limits.bulkRequestsPerHour !== 0} feature="Bulk import">
-        <Importer />
+        <Stack gap="xl">
+          <Stack gap="sm" component="section" aria-labelledby="import-file-heading">
+            <Title order={2} size="h4" id="import-file-heading">
+              From a file
+            </Title>
+            <Importer />
+          </Stack>
+          <Stack gap="sm" component="section" aria-labelledby="import-source-heading">
+            <Title order={2} size="h4" id="import-source-heading">
+              From another shortener
+            </Title>
+            <Text size="sm" c="dimmed">
+              Shlink, Kutt, YOURLS, Bitly or Dub: every link of the account the key belongs to. A link on Snip&apos;s host or on one of your domains keeps its short path;
+              others get a new one and keep their old URL in their record.
+            </Text>
+            <SourceImportForm />
+          </Stack>
+        </Stack>
       </PlanGate>
     </>
   );
