@@ -1,11 +1,10 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import type { SourceName } from '../src/imports/source.js';
 import { startFakeSource, type FakeLink, type FakeVisit } from '../test/helpers/fake-sources.js';
+import { scratchSchema } from '../test/helpers/pg-schema.js';
 
 /**
  * Issue 31's goal: 10,000 links from a local source imported in under a minute. A fake Shlink and a fake Kutt
@@ -94,23 +93,12 @@ async function freshDatabase(onPg: boolean): Promise<{ env: NodeJS.ProcessEnv; c
   const { DATABASE_URL: _shared, ...inherited } = process.env;
   const base: NodeJS.ProcessEnv = { ...inherited, DATA_DIR: dataDir, BASE_URL: `https://${HOST}`, LOG_LEVEL: 'warn' };
   if (!onPg || !pgUrl) return { env: base, cleanup: async () => fs.rmSync(dataDir, { recursive: true, force: true }) };
-  const schema = `bench_import_${randomBytes(6).toString('hex')}`;
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: pgUrl });
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`CREATE SCHEMA ${schema}`);
-  const url = `${pgUrl}${pgUrl.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+  const schema = await scratchSchema(pgUrl, 'bench_import');
   return {
-    env: { ...base, DATABASE_URL: url },
+    env: { ...base, DATABASE_URL: schema.url },
     async cleanup() {
       fs.rmSync(dataDir, { recursive: true, force: true });
-      await admin(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await schema.drop();
     },
   };
 }

@@ -6,6 +6,7 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
 import { buildApp } from '../../src/app.js';
+import { scratchSchema } from './pg-schema.js';
 import type { Clock } from '../../src/clock.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import type { Core } from '../../src/core.js';
@@ -207,23 +208,12 @@ export async function sharedDatabase(): Promise<{ env: Record<string, string>; c
   if (!databaseUrl) {
     return { env: { DATA_DIR: dataDir }, cleanup: async () => fs.rmSync(dataDir, { recursive: true, force: true }) };
   }
-  const schema = `shared_${randomBytes(6).toString('hex')}`;
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: databaseUrl });
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`CREATE SCHEMA ${schema}`);
-  const url = `${databaseUrl}${databaseUrl.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+  const schema = await scratchSchema(databaseUrl, 'shared');
   return {
-    env: { DATA_DIR: dataDir, DATABASE_URL: url },
+    env: { DATA_DIR: dataDir, DATABASE_URL: schema.url },
     async cleanup() {
       fs.rmSync(dataDir, { recursive: true, force: true });
-      await admin(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await schema.drop();
     },
   };
 }

@@ -8,8 +8,8 @@ import { withAssumedScheme } from '../url-input';
 import { SourceImportResult } from './SourceImportResult';
 import { importFromSource, sourceInfo, SOURCES, type SourceImportInput, type SourceImportSummary, type SourceName } from './sources';
 
-/** Refusals that belong to the key field; everything else shows above the form. */
-const KEY_CODES: ApiErrorCode[] = ['SOURCE_AUTH_FAILED'];
+/** A refused key comes back in the answer's `error` (the run's summary), shown with the result; no thrown code belongs to a field. */
+const KEY_CODES: ApiErrorCode[] = [];
 const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString()} ${n === 1 ? one : many}`;
 
 /**
