@@ -28,11 +28,15 @@ export interface ClickBatch {
    */
   addresses: AddressSighting[];
   /**
-   * Imported links whose source click total this batch records as clicks (src/imports): their `imported_clicks` go to
-   * 0 with the clicks, so a crash never leaves the total both shown apart and counted.
+   * Imported links whose source click total this batch records as clicks (src/imports): `imported_clicks` goes from
+   * `expected` to `remaining` with the clicks, so a crash never leaves the total both shown apart and counted; when
+   * it no longer is `expected` (another run recorded them), the whole batch is rolled back with SettleConflict.
    */
-  settledImports?: string[];
+  settledImports?: { id: string; expected: number; remaining: number }[];
 }
+
+/** Another import recorded these visits first (see ClickBatch.settledImports): nothing of the batch was written. */
+export class SettleConflict extends Error {}
 
 export interface AddressSighting {
   link_id: string;
@@ -202,7 +206,15 @@ export class ClicksRepository {
       for (const [id, n] of batch.linkClicks) {
         await trx.updateTable('links').set({ clicks: sql`clicks + ${n}` }).where('id', '=', id).execute();
       }
-      for (const id of batch.settledImports ?? []) await trx.updateTable('links').set({ imported_clicks: 0 }).where('id', '=', id).execute();
+      for (const settle of batch.settledImports ?? []) {
+        const done = await trx
+          .updateTable('links')
+          .set({ imported_clicks: settle.remaining })
+          .where('id', '=', settle.id)
+          .where('imported_clicks', '=', settle.expected)
+          .executeTakeFirst();
+        if (Number(done.numUpdatedRows) === 0) throw new SettleConflict(`the visits of ${settle.id} were recorded by another import`);
+      }
       for (const u of batch.usage) {
         await trx
           .insertInto('account_usage')

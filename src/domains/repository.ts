@@ -123,7 +123,8 @@ export class DomainsRepository {
   /** The account's claim and its links' use of the domain go together: the links fall back to the default host. */
   async delete(hostname: string, accountId: string): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
-      await trx.updateTable('links').set({ domain: null }).where('domain', '=', hostname).where('account_id', '=', accountId).execute();
+      // An imported path was kept on this host only: it goes with the host (the link keeps its code on the default host).
+      await trx.updateTable('links').set({ domain: null, legacy_path: null }).where('domain', '=', hostname).where('account_id', '=', accountId).execute();
       await trx.deleteFrom('domains').where('hostname', '=', hostname).where('account_id', '=', accountId).execute();
     });
   }

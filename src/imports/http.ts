@@ -60,7 +60,7 @@ interface Answer {
 /** JSON GETs against a source, as `SourceHttp` promises (see source.ts). */
 export function sourceHttp(options: SourceHttpOptions): SourceHttp {
   const timeoutMs = options.timeoutMs ?? 30_000;
-  const maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
+  const maxBytes = options.maxBytes ?? 16 * 1024 * 1024;
   const sleep = options.sleep ?? defaultSleep;
   const maxWaitMs = options.maxWaitMs ?? 120_000;
 
@@ -98,7 +98,12 @@ export function sourceHttp(options: SourceHttpOptions): SourceHttp {
 
   return {
     async get(target, headers, errorMessage) {
-      const url = new URL(target);
+      let url: URL;
+      try {
+        url = new URL(target);
+      } catch {
+        throw errors.sourceError(`${JSON.stringify(target.slice(0, 100))} is not an address`);
+      }
       if (url.protocol !== 'https:' && url.protocol !== 'http:') throw errors.sourceError(`${url.protocol} is not http or https`);
       if (isBadPort(url)) throw errors.sourceUnreachable(`port ${url.port} belongs to another protocol`);
       const shown = `${url.origin}${url.pathname}`;
@@ -136,7 +141,7 @@ export function sourceHttp(options: SourceHttpOptions): SourceHttp {
           if (answer.status >= 200 && answer.status < 300) throw errors.sourceError(`${shown} answered ${answer.status} with a body that is not JSON`);
         }
         if (answer.status >= 200 && answer.status < 300) return body;
-        const said = body === undefined ? null : redacted(safeMessage(errorMessage, body), headers);
+        const said = body === undefined ? null : redacted(safeMessage(errorMessage, body), [...Object.values(headers), ...secretParams(url)]);
         const because = said ? `: ${said}` : '';
         if (answer.status === 401 || answer.status === 403) throw errors.sourceAuthFailed(`${shown} answered ${answer.status}${because}`);
         if (answer.status >= 300 && answer.status < 400) {
@@ -149,14 +154,17 @@ export function sourceHttp(options: SourceHttpOptions): SourceHttp {
 }
 
 /** A source that repeats the key in its error does not get it shown (the message may reach a log or a shared screen). */
-function redacted(message: string | null, headers: Record<string, string>): string | null {
+function redacted(message: string | null, secrets: readonly string[]): string | null {
   if (message === null) return null;
   let text = message;
-  for (const value of Object.values(headers)) {
+  for (const value of secrets) {
     for (const secret of [value, value.replace(/^Bearer\s+/i, '')]) if (secret.length >= 4) text = text.split(secret).join('[the key]');
   }
   return text;
 }
+
+/** Query parameters that carry a credential (YOURLS's `signature`). */
+const secretParams = (url: URL): string[] => [...url.searchParams].filter(([name]) => /signature|key|token|password/i.test(name)).map(([, value]) => value);
 
 const firstHeader = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value);
 

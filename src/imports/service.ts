@@ -65,6 +65,15 @@ export interface SourceImportSummary {
 export interface ImportMode {
   charge: boolean;
   allowPrivate: boolean;
+  /**
+   * Whether links on BASE_URL's host keep their exact paths there. Only the operator's: on a shared host a member
+   * could otherwise claim top-level paths (`/login`, `/paypal`) by naming them in a source of their own making.
+   */
+  keepOwnHostPaths: boolean;
+  /** The most links one run reads (an API import answers when it is done); unlimited when absent. */
+  maxLinks?: number;
+  /** When a run stops reading (ms from its start); it answers what it made, and a re-run continues. */
+  deadlineMs?: number;
 }
 
 interface Deps {
@@ -84,6 +93,8 @@ interface Deps {
 }
 
 const FRESH_CODE_ATTEMPTS = 8;
+/** Visits of one link recorded as clicks; the rest of a longer listing stays in its imported total. */
+const MAX_VISITS_PER_LINK = 1_000_000;
 
 /** A source's count as a column holds it: whole, and at most the largest integer PostgreSQL's `integer` takes. */
 const bounded = (n: number): number => (Number.isFinite(n) ? Math.min(Math.max(0, Math.floor(n)), MAX_INTEGER) : MAX_INTEGER);
@@ -124,9 +135,14 @@ export class ImportService {
     if (request.domain !== undefined) await this.deps.domains.domainFor(caller.accountId, request.domain);
     const http = sourceHttp({ allowPrivate: mode.allowPrivate, ...(this.deps.sleep ? { sleep: this.deps.sleep } : {}) });
     const source = SOURCES[request.from]({ base, key: request.sourceKey.trim(), http });
-    const run = new SourceImportRun(this.deps, caller, request, mode, source, new Placements(caller, this.deps.ownHostnames, this.deps.domains, request.domain));
+    const ownHosts = mode.keepOwnHostPaths ? this.deps.ownHostnames : new Set<string>();
+    const run = new SourceImportRun(this.deps, caller, request, mode, source, new Placements(caller, ownHosts, this.deps.domains, request.domain));
+    const stopAt = mode.deadlineMs === undefined ? Infinity : Date.now() + mode.deadlineMs;
     try {
-      for await (const page of source.pages()) await run.page(page);
+      for await (const page of source.pages()) {
+        await run.page(page);
+        if (Date.now() > stopAt) throw errors.sourceError(`the import ran out of time after ${run.summary.rows.length} links; run it again to continue`);
+      }
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       run.summary.error = { code: error.code, message: error.message };
@@ -181,9 +197,17 @@ class SourceImportRun {
     return this.request.withClicks === true && this.source.visitsOf !== undefined;
   }
 
-  async page(links: SourceLink[]): Promise<void> {
+  /** Every link of this run by its key: a source that lists the same links again is stopped, not followed forever. */
+  private readonly seen = new Set<string>();
+
+  async page(all: SourceLink[]): Promise<void> {
     const { deps, caller } = this;
+    const fresh = all.filter((link) => !this.seen.has(importKeyOf(caller.accountId, this.request.from, link)));
+    if (all.length > 0 && fresh.length === 0) throw errors.sourceError('it listed the same links again; the import stopped there');
+    const room = (this.mode.maxLinks ?? Infinity) - this.seen.size;
+    const links = fresh.slice(0, Math.max(0, room));
     const keys = links.map((link) => importKeyOf(caller.accountId, this.request.from, link));
+    for (const key of keys) this.seen.add(key);
     const existing = await deps.repo.byImportKeys(caller.accountId, keys);
     const now = deps.clock.now();
     const planned: Planned[] = [];
@@ -192,8 +216,11 @@ class SourceImportRun {
       const before = existing.get(keys[i]!);
       if (before) {
         this.add({ source: link.shortUrl, shortUrl: this.shortUrlOf(before), outcome: 'skipped', code: 'ALREADY_IMPORTED', message: errors.alreadyImported().message });
-        // The visits of a link made by a run that stopped before recording them come now.
-        if (this.withVisits && !this.summary.dryRun && Number(before.imported_clicks) > 0) await this.visitsOf(link, before.id);
+        // The visits of a link made by a run that stopped before recording them come now (recorded visits would have
+        // given it clicks; they and the settled total are written together).
+        if (this.withVisits && !this.summary.dryRun && Number(before.imported_clicks) > 0 && Number(before.clicks) === 0) {
+          await this.visitsOf(link, before.id, Number(before.imported_clicks));
+        }
         continue;
       }
       try {
@@ -210,11 +237,14 @@ class SourceImportRun {
     }
     if (this.summary.dryRun) await this.check(planned);
     else await this.write(planned);
+    if (links.length < fresh.length) throw errors.sourceError(`it has more than ${this.mode.maxLinks} links, the most one import over the API reads; the operator's CLI imports any number`);
   }
 
   /** The row a source link becomes, or null when it is skipped (it no longer redirects at the source). */
   private async plan(link: SourceLink, importKey: string, now: Date): Promise<Planned | null> {
     const { deps } = this;
+    // Links are told apart by their short URL: without one a link could not be found again by a re-run.
+    if (link.domain === '' || link.code === '') throw errors.sourceError('it gave this link no short URL');
     if (link.endedBecause) {
       this.fail(link, 'skipped', errors.endedAtSource(link.endedBecause));
       return null;
@@ -315,15 +345,20 @@ class SourceImportRun {
       deps.bus.emit('link.created', { link: toLink(p.row) });
     }
     for (const p of made) {
-      if (p.visits) await this.visitsOf(p.link, p.row.id);
+      if (p.visits) await this.visitsOf(p.link, p.row.id, Number(p.row.imported_clicks));
       else this.summary.clicks += Number(p.row.imported_clicks);
     }
   }
 
   /** Records a link's source visits as its clicks, settling its imported total in the same transaction. */
-  private async visitsOf(link: SourceLink, linkId: string): Promise<void> {
+  private async visitsOf(link: SourceLink, linkId: string, importedClicks: number): Promise<void> {
     const all = [];
-    for await (const page of this.source.visitsOf!(link)) all.push(...page);
-    this.summary.clicks += await recordImportedVisits(this.deps.clicks, { id: linkId, accountId: this.caller.accountId }, all);
+    for await (const page of this.source.visitsOf!(link)) {
+      all.push(...page);
+      // A listing longer than this stays partly a total: what was not recorded remains shown apart.
+      if (all.length >= MAX_VISITS_PER_LINK) break;
+    }
+    const visits = all.slice(0, MAX_VISITS_PER_LINK);
+    this.summary.clicks += await recordImportedVisits(this.deps.clicks, { id: linkId, accountId: this.caller.accountId, importedClicks }, visits);
   }
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { buildClickBatch } from '../clicks/click-batch.js';
-import type { ClickBatch, ClicksRepository } from '../clicks/repository.js';
+import { SettleConflict, type ClickBatch, type ClicksRepository } from '../clicks/repository.js';
 import { referrerHost } from '../clicks/user-agent.js';
 import type { Visit } from '../clicks/visit.js';
 import type { SourceVisit } from './source.js';
@@ -13,7 +13,8 @@ import type { SourceVisit } from './source.js';
  */
 export async function recordImportedVisits(
   repo: ClicksRepository,
-  link: { id: string; accountId: string },
+  /** `importedClicks`: the source total still shown apart, which the recorded visits replace. */
+  link: { id: string; accountId: string; importedClicks: number },
   visits: readonly SourceVisit[],
 ): Promise<number> {
   const run = randomBytes(6).toString('hex');
@@ -48,9 +49,15 @@ export async function recordImportedVisits(
     events: [],
     agentClicks: [],
     addresses: [],
-    settledImports: [link.id],
+    // What the listing counted beyond the visits it listed (undated, capped) stays shown apart.
+    settledImports: [{ id: link.id, expected: link.importedClicks, remaining: Math.max(0, link.importedClicks - judged.length) }],
   };
   buildClickBatch(judged, judged.map(() => 'track' as const), batch, () => `clk_imp_${run}_${(sequence++).toString(36).padStart(8, '0')}`);
-  await repo.commit(batch);
+  try {
+    await repo.commit(batch);
+  } catch (error) {
+    if (error instanceof SettleConflict) return 0;
+    throw error;
+  }
   return judged.length;
 }

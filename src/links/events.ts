@@ -14,7 +14,7 @@ declare module '../events/bus.js' {
     'link.geo_blocked': { link: LinkSummary; country: string };
     'link.expired': { link: Link };
     /** A link's destination was scanned; the redirect drops what it cached of the link. */
-    'link.scanned': { link: Pick<Link, 'id' | 'code' | 'namespace' | 'slug'>; status: 'safe' | 'warning' | 'unsafe' };
+    'link.scanned': { link: Pick<Link, 'id' | 'code' | 'namespace' | 'slug' | 'legacyPath'>; status: 'safe' | 'warning' | 'unsafe' };
     /** A recorded click (bots and HEAD requests never make one). */
     'link.click': {
       linkId: string;

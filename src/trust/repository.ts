@@ -5,7 +5,7 @@ import type { Verdict } from './verdict.js';
 export type ScanRow = Selectable<LinkScansTable>;
 
 /** What a scan needs to know of a link, and to name it when it is done. */
-export type ScanTarget = { id: string; url: string; code: string; namespace: string | null; slug: string | null };
+export type ScanTarget = { id: string; url: string; code: string; namespace: string | null; slug: string | null; legacyPath: string | null };
 
 export class TrustRepository {
   constructor(private readonly db: Kysely<Database>) {}
@@ -71,7 +71,7 @@ export class TrustRepository {
     return this.db
       .selectFrom('links')
       .leftJoin('link_scans', 'link_scans.link_id', 'links.id')
-      .select(['links.id', 'links.url', 'links.code', 'links.namespace', 'links.slug'])
+      .select(['links.id', 'links.url', 'links.code', 'links.namespace', 'links.slug', 'links.legacy_path as legacyPath'])
       .where((eb) => eb.or([eb('link_scans.link_id', 'is', null), eb('link_scans.url', '!=', eb.ref('links.url'))]))
       .$if(since !== null, (q) => q.where('links.updated_at', '>=', since!))
       .orderBy('links.updated_at')

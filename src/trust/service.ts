@@ -152,7 +152,7 @@ export class TrustService {
     const key = `${link.id} ${link.url}`;
     if (this.closed || this.queued.has(key)) return;
     this.queued.add(key);
-    this.queue.push({ id: link.id, url: link.url, code: link.code, namespace: link.namespace, slug: link.slug });
+    this.queue.push({ id: link.id, url: link.url, code: link.code, namespace: link.namespace, slug: link.slug, legacyPath: link.legacyPath });
     this.pump();
   }
 
@@ -213,7 +213,7 @@ export class TrustService {
         this.clock.now().toISOString(),
       );
       for (const { link, verdict } of results) {
-        if (saved.has(link.id)) this.bus.emit('link.scanned', { link: { id: link.id, code: link.code, namespace: link.namespace, slug: link.slug }, status: verdict.status });
+        if (saved.has(link.id)) this.bus.emit('link.scanned', { link: { id: link.id, code: link.code, namespace: link.namespace, slug: link.slug, legacyPath: link.legacyPath }, status: verdict.status });
       }
     } catch (error) {
       this.log.error({ err: error, links: results.length }, 'could not save trust scores');

@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
+import { CLI_ACTOR } from '../../src/admin/audit.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { SourceName } from '../../src/imports/source.js';
 import { expectError } from '../helpers/api-errors.js';
@@ -304,8 +305,25 @@ describe(`imports: where links land, conflicts, ended links (${dialectName})`, (
     expect(activated.statusCode, activated.body).toBe(200);
   }
 
-  it("keeps a link's exact path on Snip's own host: a Kutt code, and a Shlink 5-character code and custom slug", async () => {
+  /** Only the operator's imports keep paths on Snip's own host (a member could otherwise claim `/login` there). */
+  async function operator(): Promise<TestUser> {
     const user = await t.createUser('pro');
+    await t.core.admin.setRole(CLI_ACTOR, user.id, 'operator');
+    return user;
+  }
+
+  it("a member's import gives links on Snip's own host new codes, keeping the old URL in importedFrom", async () => {
+    const user = await t.createUser('pro');
+    const shlink = await fake('shlink', { defaultDomain: 'snip.test', links: [{ code: 'login', url: 'https://example.com/phish' }] });
+    const summary = await importFrom(t, user, { from: 'shlink', source: shlink.base, sourceKey: KEY });
+    expect(summary).toMatchObject({ imported: 1, failed: 0 });
+    expect(summary.rows[0]!.shortUrl).toMatch(/^http:\/\/snip\.test\/[A-Za-z0-9]{6}$/);
+    expect((await visit(t, undefined, '/login')).statusCode).toBe(404);
+    expect(await linkImportedFrom(t, user, 'https://snip.test/login')).toMatchObject({ importedFrom: 'https://snip.test/login', domain: null });
+  });
+
+  it("keeps a link's exact path on Snip's own host: a Kutt code, and a Shlink 5-character code and custom slug", async () => {
+    const user = await operator();
     const kutt = await fake('kutt', { defaultDomain: 'snip.test', links: [{ code: 'aB3xY9', url: 'https://example.com/kutt-kept' }] });
     const fromKutt = await importFrom(t, user, { from: 'kutt', source: kutt.base, sourceKey: KEY });
     expect(fromKutt).toMatchObject({ imported: 1, failed: 0, rows: [{ source: 'https://snip.test/aB3xY9', shortUrl: 'http://snip.test/aB3xY9', outcome: 'imported' }] });
@@ -391,7 +409,7 @@ describe(`imports: where links land, conflicts, ended links (${dialectName})`, (
   });
 
   it('a path taken on Snip fails its row with PATH_TAKEN and never overwrites; Snip’s own paths fail PATH_RESERVED', async () => {
-    const user = await t.createUser('pro');
+    const user = await operator();
     const other = await t.createUser('pro');
     const created = await t.as(other, { method: 'POST', url: '/api/links', payload: { url: 'https://example.com/first-owner' } });
     expect(created.statusCode, created.body).toBe(201);

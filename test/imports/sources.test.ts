@@ -331,6 +331,12 @@ describe('bitly', () => {
     );
     expect(nextPageUrl('http://proxy.test/bitly/v4/groups/B1/bitlinks?page=2', 'http://proxy.test/bitly')).toBe('http://proxy.test/bitly/v4/groups/B1/bitlinks?page=2');
   });
+
+  it('follows no next of another scheme, whose opaque path would splice a host into --source', () => {
+    for (const next of ['foo:@evil.example/v4/x', 'javascript:alert(1)', 'file:///etc/passwd']) {
+      expect(() => nextPageUrl(next, 'https://api-ssl.bitly.com'), next).toThrow(expect.objectContaining({ code: 'SOURCE_ERROR' }));
+    }
+  });
 });
 
 describe('dub', () => {

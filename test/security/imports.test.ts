@@ -361,4 +361,29 @@ describe(`hostile sources, with IMPORT_ALLOW_PRIVATE=true (${dialectName})`, () 
     const where = (s: Summary) => Object.fromEntries(s.rows.map((r) => [r.source, r.shortUrl]));
     expect(where(first)).toEqual(where(second));
   });
+
+  it('a source that lists the same links forever is stopped, not followed until memory runs out', { timeout: 30_000 }, async () => {
+    const user = await t.createUser('builder');
+    const page = Array.from({ length: 100 }, (_, i) => ({ domain: 'dub.sh', key: `loop${i}`, url: `https://example.com/loop/${i}`, shortLink: `https://dub.sh/loop${i}` }));
+    const source = await hostile((_req, res) => json(res, 200, page));
+    const summary = (await post(user, { from: 'dub', source: source.base, sourceKey: KEY })).json() as Summary;
+    expect(summary).toMatchObject({ imported: 100, error: { code: 'SOURCE_ERROR', message: expect.stringContaining('listed the same links again') } });
+    expect(source.requests.length).toBe(2);
+    expect(await linksOf(t, user)).toHaveLength(100);
+  });
+
+  it('Shlink visits recorded by two imports at once count once', { timeout: 60_000 }, async () => {
+    const user = await t.createUser('builder');
+    const visits = Array.from({ length: 5 }, (_, i) => ({ at: `2025-03-0${i + 1}T10:00:00Z`, country: 'DE', referrer: 'https://news.example/a', userAgent: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) Chrome/120 Safari/537.36' }));
+    const shlink = await fake('shlink', { links: [{ code: 'twice', url: 'https://example.com/twice', clicks: 5 }], visits: { twice: visits } });
+    await Promise.all([
+      post(user, { from: 'shlink', source: shlink.base, sourceKey: KEY, withClicks: true }),
+      post(user, { from: 'shlink', source: shlink.base, sourceKey: KEY, withClicks: true }, 'B'),
+    ]);
+    const [link] = await linksOf(t, user);
+    expect(link).toMatchObject({ clicks: 5, importedClicks: 0 });
+    // And a third run finds nothing left to record.
+    await post(user, { from: 'shlink', source: shlink.base, sourceKey: KEY, withClicks: true });
+    expect((await linksOf(t, user))[0]).toMatchObject({ clicks: 5, importedClicks: 0 });
+  });
 });

@@ -24,6 +24,8 @@ export function nextPageUrl(next: string, base: string): string {
   } catch {
     throw errors.sourceError(`expected "pagination.next" to be a URL, not ${JSON.stringify(next.slice(0, 100))}`);
   }
+  // Only a web address is followed: any other scheme has an opaque path that would splice into base as a host.
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw errors.sourceError(`expected "pagination.next" to be an http(s) URL, not ${JSON.stringify(next.slice(0, 100))}`);
   return url.origin === origin ? url.toString() : base.replace(/\/+$/, '') + url.pathname + url.search;
 }
 

@@ -54,7 +54,9 @@ export function count(value: unknown): number | null {
 export function isoDate(value: unknown): string | null {
   if (typeof value !== 'string' || value.trim() === '') return null;
   const at = new Date(value);
-  return Number.isNaN(at.getTime()) ? null : at.toISOString();
+  // Years past 9999 (or before 1970) write as +275760-... and sort before every real date as text.
+  const year = at.getUTCFullYear();
+  return Number.isNaN(at.getTime()) || year < 1970 || year > 9999 ? null : at.toISOString();
 }
 
 /** Tag names from a list of strings or of `{ name }` objects (Dub); anything else in the list is skipped. */
