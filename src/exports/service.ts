@@ -6,6 +6,7 @@ import type { Clock } from '../clock.js';
 import { errors } from '../errors.js';
 import { toLink, type Link } from '../links/link.js';
 import type { LinkPresenter } from '../links/presenters.js';
+import { breathe } from '../runtime/breathe.js';
 import { toCsv, type CsvCell } from './csv.js';
 import { checkExportFilters, type LinkExportFilters } from './filters.js';
 import type { ExportFilter, ExportsRepository, LinkCursor } from './repository.js';
@@ -21,7 +22,7 @@ export const LINK_FILE_FORMATS = ['csv', 'json', 'jsonl'] as const;
 export type LinkFileFormat = (typeof LINK_FILE_FORMATS)[number];
 
 /** Links read from the database per page while an export is written. */
-export const EXPORT_PAGE = 1000;
+export const EXPORT_PAGE = 250;
 export const DEFAULT_EXPORT_FORMAT: ExportFormat = 'csv';
 export const DEFAULT_STATS_PERIOD: Period = '30d';
 
@@ -129,6 +130,7 @@ export class ExportsService {
     await this.pendingClicks.settle();
     let cursor: LinkCursor | null = null;
     for (;;) {
+      await breathe();
       const rows = await this.repo.linksPage(caller.accountId, pageSize, cursor, filter);
       yield rows.map(toLink);
       const last = rows.at(-1);

@@ -16,6 +16,7 @@ import type { LinksService } from '../links/service.js';
 import { randomBase62 } from '../ids.js';
 import type { TagsService } from '../tags/service.js';
 import type { UsageService } from '../usage/service.js';
+import { breathe } from '../runtime/breathe.js';
 import { sourceHttp } from './http.js';
 import { Placements, type Placement } from './placement.js';
 import { DEFAULT_SOURCE_BASES, SOURCES } from './sources/index.js';
@@ -213,6 +214,7 @@ class SourceImportRun {
     const planned: Planned[] = [];
     const claimed = new Set<string>();
     for (const [i, link] of links.entries()) {
+      if (i % 25 === 24) await breathe();
       const before = existing.get(keys[i]!);
       if (before) {
         this.add({ source: link.shortUrl, shortUrl: this.shortUrlOf(before), outcome: 'skipped', code: 'ALREADY_IMPORTED', message: errors.alreadyImported().message });

@@ -1,5 +1,6 @@
 import type { Caller } from '../caller.js';
 import { AppError, errors } from '../errors.js';
+import { breathe } from '../runtime/breathe.js';
 import { decodeBase64Destination } from './base64-destination.js';
 import { draftFor, type CreationDeps } from './creator.js';
 import { linkItemInput, type CreateLinkInput, type LinkDraft } from './drafts.js';
@@ -18,6 +19,9 @@ export interface BulkOptions {
    */
   readItem?: (raw: unknown) => CreateLinkInput;
 }
+
+/** Items drafted between two looks at the event loop (see breathe): a 1,000-item request never holds it long. */
+const BREATHE_EVERY = 50;
 
 /** One bulk item's outcome, in input order. `existing` marks an import row that had already been imported. */
 export type BulkOutcome =
@@ -69,6 +73,7 @@ export class BulkCreator {
     const existing = await this.deps.repo.byImportKeys(caller.accountId, options.importKeys ?? []);
     const slugsSeen = new Set<string>();
     for (const [index, raw] of urls.entries()) {
+      if (index % BREATHE_EVERY === BREATHE_EVERY - 1) await breathe();
       const url = echoUrl(raw);
       const importKey = options.importKeys?.[index] ?? null;
       const already = importKey ? existing.get(importKey) : undefined;
