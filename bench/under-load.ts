@@ -18,7 +18,9 @@ const VISITORS = Number(process.env.BENCH_VISITORS ?? 4);
 const QUIET_MS = 3_000;
 
 async function start(): Promise<{ child: ChildProcess; port: number; code: string; apiKey: string }> {
-  const child = spawn(process.execPath, ['bench/servers/snip-loaded.mjs'], {
+  // BENCH_NODE_ARGS: for the server process (`--cpu-prof --cpu-prof-dir=...` to see where a stall comes from).
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, 'bench/servers/snip-loaded.mjs'], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'inherit'],
     env: { ...process.env, IMPORT_ALLOW_PRIVATE: 'true', PUBLIC_REQUESTS_PER_MINUTE: 'unlimited' },

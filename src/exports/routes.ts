@@ -3,6 +3,7 @@ import { SocialPreview } from '../links/input.js';
 import { Rules, Variants } from '../links/routing.js';
 import { Type, type TSchema } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
+import { Readable } from 'node:stream';
 import { BreakdownFields } from '../analytics/schemas.js';
 import { PERIODS } from '../analytics/service.js';
 import { bind, callerOf } from '../http/access.js';
@@ -60,8 +61,27 @@ const fileResponse = (description: string, json: TSchema) => ({
   content: { 'text/csv': { schema: { type: 'string' } }, 'application/json': { schema: json } },
 });
 
-const send = (reply: FastifyReply, file: ExportFile) =>
-  reply.header('content-disposition', `attachment; filename="${file.filename}"`).header('cache-control', 'no-store').type(file.contentType).send(file.body);
+/** Bytes written to the socket per step of a file answer. */
+const SLICE = 64 * 1024;
+
+/**
+ * The file's text as UTF-8 a slice at a time, each made when the socket wants more: a file of many megabytes written
+ * as one string would hold the event loop (and every redirect) while it is converted. A slice never ends between the
+ * two halves of a surrogate pair.
+ */
+function* slices(text: string): Generator<Buffer> {
+  for (let start = 0; start < text.length; ) {
+    let end = Math.min(text.length, start + SLICE);
+    if (end < text.length && /[\uD800-\uDBFF]/.test(text[end - 1]!)) end -= 1;
+    yield Buffer.from(text.slice(start, end), 'utf8');
+    start = end;
+  }
+}
+
+const send = (reply: FastifyReply, file: ExportFile) => {
+  reply.header('content-disposition', `attachment; filename="${file.filename}"`).header('cache-control', 'no-store').type(file.contentType);
+  return reply.send(file.body.length <= SLICE ? file.body : Readable.from(slices(file.body), { objectMode: false, highWaterMark: SLICE }));
+};
 
 /**
  * Exports (spec 4.3 `export_links`, `export_link_stats`) on Description A (/api/v1/export/...) and B

@@ -22,7 +22,7 @@ export const LINK_FILE_FORMATS = ['csv', 'json', 'jsonl'] as const;
 export type LinkFileFormat = (typeof LINK_FILE_FORMATS)[number];
 
 /** Links read from the database per page while an export is written. */
-export const EXPORT_PAGE = 250;
+export const EXPORT_PAGE = 100;
 export const DEFAULT_EXPORT_FORMAT: ExportFormat = 'csv';
 export const DEFAULT_STATS_PERIOD: Period = '30d';
 

@@ -214,7 +214,7 @@ class SourceImportRun {
     const planned: Planned[] = [];
     const claimed = new Set<string>();
     for (const [i, link] of links.entries()) {
-      if (i % 25 === 24) await breathe();
+      if (i % 10 === 9) await breathe();
       const before = existing.get(keys[i]!);
       if (before) {
         this.add({ source: link.shortUrl, shortUrl: this.shortUrlOf(before), outcome: 'skipped', code: 'ALREADY_IMPORTED', message: errors.alreadyImported().message });
