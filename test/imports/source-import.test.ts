@@ -552,3 +552,25 @@ describe(`imports count against the daily link limit (${dialectName})`, () => {
     expect(refused.json()).toMatchObject({ code: 'RATE_LIMITED' });
   });
 });
+
+describe(`imports: a long Shlink history (${dialectName})`, () => {
+  const t = useTestApp({ IMPORT_ALLOW_PRIVATE: 'true' });
+
+  it('5,000 visits over 50 days all count, in one commit with the settled total, and the newest 100 are the records kept', { timeout: 60_000 }, async () => {
+    const user = await t.createUser('pro');
+    const newest = Date.parse('2026-11-20T12:00:00Z');
+    // Shlink lists visits newest first.
+    const visits = Array.from({ length: 5_000 }, (_, i) => ({ at: new Date(newest - i * 864_000).toISOString(), country: i % 2 ? 'DE' : 'FR', referrer: null, userAgent: BROWSER_UA }));
+    const source = await fake('shlink', { links: [{ code: 'hist1', domain: 'old.example', url: 'https://example.com/history', clicks: 5_000 }], visits: { hist1: visits } });
+    const summary = await importFrom(t, user, { from: 'shlink', source: source.base, sourceKey: KEY, withClicks: true });
+    expect(summary).toMatchObject({ imported: 1, clicks: 5_000 });
+    const link = await linkImportedFrom(t, user, 'https://old.example/hist1');
+    expect(link).toMatchObject({ clicks: 5_000, importedClicks: 0 });
+    const stats = (await t.as(user, { method: 'GET', url: `/api/v1/links/${link.shortCode}/stats` })).json<{ totalClicks: number; clicks: ClickRecord[] }>();
+    expect(stats.totalClicks).toBe(5_000);
+    expect(stats.clicks).toHaveLength(100);
+    const kept = stats.clicks.map((c) => Date.parse(c.timestamp)).sort((a, b) => b - a);
+    expect(kept[0]).toBe(newest);
+    expect(kept.at(-1)).toBe(newest - 99 * 864_000);
+  });
+});
