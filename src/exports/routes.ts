@@ -80,7 +80,10 @@ function* slices(text: string): Generator<Buffer> {
 
 const send = (reply: FastifyReply, file: ExportFile) => {
   reply.header('content-disposition', `attachment; filename="${file.filename}"`).header('cache-control', 'no-store').type(file.contentType);
-  return reply.send(file.body.length <= SLICE ? file.body : Readable.from(slices(file.body), { objectMode: false, highWaterMark: SLICE }));
+  if (file.body.length <= SLICE) return reply.send(file.body);
+  // The length is known: a client sees how much is coming, as with any file (compression takes it off again).
+  reply.header('content-length', Buffer.byteLength(file.body));
+  return reply.send(Readable.from(slices(file.body), { objectMode: false, highWaterMark: SLICE }));
 };
 
 /**

@@ -22,6 +22,8 @@ export interface BulkOptions {
 
 /** Items drafted between two looks at the event loop (see breathe): a 1,000-item request never holds it long. */
 const BREATHE_EVERY = 10;
+/** Rows written per transaction. */
+const WRITE_CHUNK = 200;
 
 /** One bulk item's outcome, in input order. `existing` marks an import row that had already been imported. */
 export type BulkOutcome =
@@ -102,11 +104,16 @@ export class BulkCreator {
 
     const refund = options.chargeQuota === false ? async () => {} : await this.deps.usage.chargeLinks(caller, fresh.length);
     const rows = fresh.map((p) => this.deps.writer.row(p.draft, now, p.importKey));
-    let inserted: Set<string>;
+    // A transaction per chunk, the loop given back between them (never inside one: see breathe).
+    const inserted = new Set<string>();
     try {
-      inserted = await this.deps.repo.insertMany(rows);
+      for (let i = 0; i < rows.length; i += WRITE_CHUNK) {
+        if (i > 0) await breathe();
+        for (const id of await this.deps.repo.insertMany(rows.slice(i, i + WRITE_CHUNK))) inserted.add(id);
+      }
     } catch (error) {
-      await refund();
+      if (inserted.size === 0) await refund();
+      else if (options.chargeQuota !== false) await this.deps.usage.refundLinks(caller, rows.length - inserted.size);
       throw error;
     }
     let failedAfterCharge = 0;

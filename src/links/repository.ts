@@ -6,7 +6,6 @@ import { toLink, type Link } from './link.js';
 
 import type { LinkRow } from './link-row.js';
 import type { LinkKey } from './link-key.js';
-import { breathe } from '../runtime/breathe.js';
 
 export type { LinkRow, LinkKey };
 export type LinkPatch = Updateable<Pick<LinksTable, 'url' | 'max_clicks' | 'expires_at' | 'active_from' | 'updated_at' | 'expiry_notified' | 'blocked_countries' | 'app_links' | 'rules' | 'variants' | 'password_hash' | 'expired_url' | 'social_preview' | 'disabled_at' | 'disabled_reason'>>;
@@ -57,7 +56,6 @@ export class LinksRepository {
     return withEvents(this.db, this.outbox, async (trx) => {
       const inserted = new Set<string>();
       for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-        if (i > 0) await breathe();
         const chunk = rows.slice(i, i + INSERT_CHUNK);
         const result = await trx.insertInto('links').values(chunk).onConflict((oc) => oc.doNothing()).returning('id').execute();
         const ids = new Set(result.map((r) => r.id));

@@ -3,28 +3,39 @@
  * synchronously, so awaiting its queries only queues microtasks: a loop of them (an export's pages, a bulk create's
  * rows) would hold the loop from its first step to its last, however many awaits it has.
  *
- * Long work calls `breathe()` between bounded steps. All such work shares one budget per turn of the event loop:
- * while the turn is young it goes on at once; past the budget it waits for the next turn (one shared setImmediate),
- * after the loop has polled for I/O. So however many exports, bulk creates and imports run at once, a redirect
- * waits for about one budget of their work, not for one step of each.
+ * Long work calls `breathe()` between bounded steps. It goes on at once while the current slice is young; past the
+ * budget it joins a queue, and each turn of the loop (after the loop has polled for I/O) resumes the first in line
+ * for one slice. So however many exports, bulk creates and imports run at once, a redirect waits for about one slice,
+ * each piece of work gets its turn in order, and pieces never interleave: one runs alone until it breathes again.
+ *
+ * Never inside a transaction: on SQLite the write lock would be held across the wait, and another connection of the
+ * same process (a second app on one file) would block the thread on it until its busy timeout.
  */
 const BUDGET_MS = 4;
 
-let turnStartedAt = 0;
-let nextTurn: Promise<void> | null = null;
+let sliceStartedAt = 0;
+const waiting: (() => void)[] = [];
+let pumping = false;
 
-function waitForNextTurn(): Promise<void> {
-  nextTurn ??= new Promise((resolve) =>
-    setImmediate(() => {
-      nextTurn = null;
-      turnStartedAt = performance.now();
-      resolve();
-    }),
-  );
-  return nextTurn;
+function pump(): void {
+  setImmediate(() => {
+    const next = waiting.shift();
+    if (next) {
+      sliceStartedAt = performance.now();
+      next();
+    }
+    if (waiting.length > 0) pump();
+    else pumping = false;
+  });
 }
 
 export function breathe(): Promise<void> | undefined {
-  if (performance.now() - turnStartedAt < BUDGET_MS) return undefined;
-  return waitForNextTurn();
+  if (performance.now() - sliceStartedAt < BUDGET_MS) return undefined;
+  return new Promise((resolve) => {
+    waiting.push(resolve);
+    if (!pumping) {
+      pumping = true;
+      pump();
+    }
+  });
 }
