@@ -5,6 +5,9 @@ import { KEPT_CLICKS_PER_LINK, type ClickBatch, type RollupRow } from './reposit
 import { software, type Software } from './user-agent.js';
 import type { Visit } from './visit.js';
 
+/** The UTC hour of a time, without a Date per visit. */
+const hourOf = (ms: number): number => Math.floor(ms / 3_600_000) % 24;
+
 /**
  * What one commit writes for a batch of judged visits, with no I/O: the per-link click counts, the daily rollups
  * (visits that agree on every rolled-up dimension counted as one group, so a rollup costs one update per group,
@@ -33,7 +36,7 @@ export function buildClickBatch(
       graces[i] = grace;
       const day = dayOf(v.atMs);
       const sw = software(v.userAgent);
-      const hour = new Date(v.atMs).getUTCHours();
+      const hour = hourOf(v.atMs);
       const key = `${v.linkId}|${day}|${grace}|${hour}|${v.country}|${sw.device}|${sw.browser}|${sw.os}|${v.referrer}|${v.destination}`;
       const group = groups.get(key);
       if (group) group.n += 1;
@@ -60,7 +63,7 @@ export function buildClickBatch(
       add('browser', sw.browser);
       add('os', sw.os);
       add('referrer', v.referrer ?? '');
-      add('hour', String(new Date(v.atMs).getUTCHours()));
+      add('hour', String(hourOf(v.atMs)));
       // Only links with rules or variants record where a visit went (byDestination); the rest went to their url.
       if (v.destination !== null) add('destination', v.destination);
     }
