@@ -235,8 +235,8 @@ export function ImportPage() {
               From another shortener
             </Title>
             <Text size="sm" c="dimmed">
-              Shlink, Kutt, YOURLS, Bitly or Dub: every link of the account the key belongs to. A link on Snip&apos;s host or on one of your domains keeps its short path;
-              others get a new one and keep their old URL in their record.
+              Shlink, Kutt, YOURLS, Bitly or Dub: every link of the account the key belongs to. A link on one of your active domains keeps its short path (on
+              Snip&apos;s own host too, when the server&apos;s operator imports); others get a new one and keep their old URL in their record.
             </Text>
             <SourceImportForm />
           </Stack>
