@@ -5,6 +5,19 @@ import { KEPT_CLICKS_PER_LINK, type ClickBatch, type RollupRow } from './reposit
 import { software, type Software } from './user-agent.js';
 import type { Visit } from './visit.js';
 
+/** A batch that writes nothing yet: what `buildClickBatch` fills. */
+export const emptyClickBatch = (): ClickBatch => ({
+  clicks: [],
+  visitors: [],
+  rollups: [],
+  linkClicks: new Map(),
+  usage: [],
+  checkpoint: null,
+  events: [],
+  agentClicks: [],
+  addresses: [],
+});
+
 /** The UTC hour of a time, without a Date per visit. */
 const hourOf = (ms: number): number => Math.floor(ms / 3_600_000) % 24;
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { buildClickBatch } from '../clicks/click-batch.js';
+import { buildClickBatch, emptyClickBatch } from '../clicks/click-batch.js';
 import { KEPT_CLICKS_PER_LINK, SettleConflict, type ClickBatch, type ClicksRepository } from '../clicks/repository.js';
 import { referrerHost } from '../clicks/user-agent.js';
 import type { Visit } from '../clicks/visit.js';
@@ -8,18 +8,6 @@ import type { SourceVisit } from './source.js';
 
 /** Visits turned into batch rows between two looks at the event loop: a link's long history never holds it. */
 const CHUNK = 2_000;
-
-const emptyBatch = (): ClickBatch => ({
-  clicks: [],
-  visitors: [],
-  rollups: [],
-  linkClicks: new Map(),
-  usage: [],
-  checkpoint: null,
-  events: [],
-  agentClicks: [],
-  addresses: [],
-});
 
 /** Adds one chunk's rows to the batch of the whole history: counts summed, the newest click records kept. */
 function merge(into: ClickBatch, part: ClickBatch): void {
@@ -75,10 +63,10 @@ export async function recordImportedVisits(
     });
   }
   judged.sort((a, b) => a.atMs - b.atMs);
-  const batch = emptyBatch();
+  const batch = emptyClickBatch();
   for (let start = 0; start < judged.length; start += CHUNK) {
     const chunk = judged.slice(start, start + CHUNK);
-    merge(batch, buildClickBatch(chunk, chunk.map(() => 'track' as const), emptyBatch(), nextId));
+    merge(batch, buildClickBatch(chunk, chunk.map(() => 'track' as const), emptyClickBatch(), nextId));
     await breathe();
   }
   // What the listing counted beyond the visits it listed (undated, capped) stays shown apart.

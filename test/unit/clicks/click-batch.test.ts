@@ -1,25 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { buildClickBatch } from '../../../src/clicks/click-batch.js';
+import { buildClickBatch, emptyClickBatch } from '../../../src/clicks/click-batch.js';
 import { KEPT_CLICKS_PER_LINK, type ClickBatch } from '../../../src/clicks/repository.js';
 import type { Visit } from '../../../src/clicks/visit.js';
 import type { Decision } from '../../../src/usage/tracked-clicks.js';
 import { IPHONE, visit } from './visits.js';
 
-const emptyBatch = (): ClickBatch => ({
-  clicks: [],
-  visitors: [],
-  rollups: [],
-  linkClicks: new Map(),
-  usage: [],
-  checkpoint: null,
-  events: [],
-  agentClicks: [],
-  addresses: [],
-});
 
 function build(visits: Visit[], decisions: Decision[] = visits.map(() => 'track')): ClickBatch {
   let id = 0;
-  return buildClickBatch(visits, decisions, emptyBatch(), () => `click-${++id}`);
+  return buildClickBatch(visits, decisions, emptyClickBatch(), () => `click-${++id}`);
 }
 
 /** The rollup rows as `dimension=value: clicks` (with `~grace` when hidden), sorted. */
