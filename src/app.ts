@@ -154,7 +154,7 @@ export async function buildApp(config: Config, options: CoreOptions = {}): Promi
   await app.register(linkRoutesA(core.links, core.present));
   await app.register(linkRoutesB(core.links, core.present));
   await app.register(bulkRoutes(core.links, core.present));
-  await app.register(importRoutes(core.imports, core.config.importAllowPrivate));
+  await app.register(importRoutes(core.imports));
   await app.register(analyticsRoutes(core.analytics, core.present));
   await app.register(webhookRoutes(core.webhooks));
   await app.register(qrRoutes(core.qr));

@@ -283,6 +283,7 @@ export async function createCore(config: Config, log: FastifyBaseLogger, options
     clock,
     present,
     ownHostnames,
+    allowPrivate: config.importAllowPrivate,
   });
   return {
     config,

@@ -38,7 +38,7 @@ export async function importFromSource(core: Core, o: SourceImportOptions): Prom
         dryRun: o['dry-run'] === true,
         ...(bar ? { onProgress: bar.update } : {}),
       },
-      { charge: false, allowPrivate: true, keepOwnHostPaths: true },
+      'cli',
     );
     if (summary.error) process.exitCode = 1;
     return summary;

@@ -6,16 +6,13 @@ import { IMPORT_OPERATIONS as ops } from './operations.js';
 import { ImportBody, ImportSummary } from './schemas.js';
 import type { ImportService } from './service.js';
 
-/** An import over the API answers when done: bounded in links and time (the CLI is not), and a re-run continues. */
-const API_RUN = { maxLinks: 100_000, deadlineMs: 15 * 60_000 };
-
 /**
  * POST /api/v1/imports (A) and /api/imports (B): every link of another shortener for the caller, charged and limited
  * as bulk creation. The answer comes when the import is done; `dryRun` shows it first. The source must be on the
  * public internet unless the operator set IMPORT_ALLOW_PRIVATE.
  */
 export const importRoutes =
-  (imports: ImportService, allowPrivate: boolean): FastifyPluginAsyncTypebox =>
+  (imports: ImportService): FastifyPluginAsyncTypebox =>
   async (app) => {
     const routes = [
       { url: '/api/v1/imports', surface: 'A' as const, operation: ops.importA, tags: ['links (A)'] },
@@ -34,10 +31,7 @@ export const importRoutes =
             response: { 200: ImportSummary, ...errorResponses(400, 403, 404) },
           },
         },
-        async (request) => {
-          const caller = callerOf(request);
-          return imports.fromSource(caller, request.body, { charge: true, allowPrivate, keepOwnHostPaths: caller.role === 'operator', ...API_RUN });
-        },
+        async (request) => imports.fromSource(callerOf(request), request.body, 'api'),
       );
     }
   };

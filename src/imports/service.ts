@@ -62,8 +62,11 @@ export interface SourceImportSummary {
   error?: { code: string; message: string };
 }
 
-/** How the import is run: the operator's CLI imports for anyone without plan limits, and may reach private networks. */
-export interface ImportMode {
+/** Who runs the import: the operator at the CLI, or a caller over the API (the dashboard included). */
+export type ImportSurface = 'cli' | 'api';
+
+/** How an import is run, by its surface (see `modeOf`). */
+interface ImportMode {
   charge: boolean;
   allowPrivate: boolean;
   /**
@@ -75,6 +78,19 @@ export interface ImportMode {
   maxLinks?: number;
   /** When a run stops reading (ms from its start); it answers what it made, and a re-run continues. */
   deadlineMs?: number;
+}
+
+/** An import over the API answers when done: bounded in links and time (the CLI is not), and a re-run continues. */
+const API_RUN = { maxLinks: 100_000, deadlineMs: 15 * 60_000 };
+
+/**
+ * The operator's CLI imports for anyone without plan limits, may reach private networks and keeps paths on BASE_URL's
+ * host; over the API an import is charged, reaches private networks only with IMPORT_ALLOW_PRIVATE, keeps own-host
+ * paths only for an operator, and is bounded.
+ */
+function modeOf(surface: ImportSurface, caller: Caller, allowPrivate: boolean): ImportMode {
+  if (surface === 'cli') return { charge: false, allowPrivate: true, keepOwnHostPaths: true };
+  return { charge: true, allowPrivate, keepOwnHostPaths: caller.role === 'operator', ...API_RUN };
 }
 
 interface Deps {
@@ -89,6 +105,8 @@ interface Deps {
   clock: Clock;
   present: LinkPresenter;
   ownHostnames: ReadonlySet<string>;
+  /** IMPORT_ALLOW_PRIVATE: imports over the API may read a source on a private network. */
+  allowPrivate: boolean;
   /** Waits between a source's 429 and the retry (tests shorten it). */
   sleep?: (ms: number) => Promise<void>;
 }
@@ -127,7 +145,8 @@ function checkBase(raw: string): string {
 export class ImportService {
   constructor(private readonly deps: Deps) {}
 
-  async fromSource(caller: Caller, request: SourceImportRequest, mode: ImportMode): Promise<SourceImportSummary> {
+  async fromSource(caller: Caller, request: SourceImportRequest, surface: ImportSurface): Promise<SourceImportSummary> {
+    const mode = modeOf(surface, caller, this.deps.allowPrivate);
     if (!isSourceName(request.from)) throw fieldError('INVALID_SOURCE', `from must be one of ${SOURCE_NAMES.join(', ')}`);
     const rawBase = request.source ?? DEFAULT_SOURCE_BASES[request.from];
     if (!rawBase) throw fieldError('MISSING_SOURCE', `source is required for ${request.from}: the address of its API`);
