@@ -208,7 +208,7 @@ export async function createCore(config: Config, log: FastifyBaseLogger, options
     repo: oauthRepo,
     clock,
     secrets: { signingKey: await clicksRepo.secret('oauth-signing-key', fresh.signingKey), cookieKey: await clicksRepo.secret('oauth-cookie-key', fresh.cookieKey) },
-    accountExists: async (id) => (await accounts.accountById(id)) !== null,
+    accountExists: async (id) => (await accounts.accountById(id))?.disabledAt === null,
   });
   const oauth = new OAuthService(oauthProvider, oauthRepo, accounts, clock, `${config.baseUrl}/mcp`, {
     counters: fastCounters,

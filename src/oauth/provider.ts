@@ -77,6 +77,11 @@ export function createOAuthProvider(options: {
   repo: OAuthRepository;
   clock: Clock;
   secrets: OAuthSecrets;
+  /**
+   * Whether the account may use its grants: false for an unknown account and for one an operator disabled, so that
+   * neither a code nor a refresh token gets it a token (invalid_grant; the refresh token is not used up, and works
+   * again once the account is enabled).
+   */
   accountExists: (id: string) => Promise<boolean>;
 }): Provider {
   const { baseUrl, repo, clock, secrets } = options;

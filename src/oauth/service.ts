@@ -87,7 +87,11 @@ export class OAuthService {
     return this.registrations.admit(address);
   }
 
-  /** The caller an access token stands for on the MCP endpoint; null when it is unknown, expired, revoked or for elsewhere. */
+  /**
+   * The caller an access token stands for on the MCP endpoint; null when it is unknown, expired, revoked or for
+   * elsewhere. A live token of a disabled account throws 403 ACCOUNT_DISABLED, as the account's keys do: refreshing
+   * or connecting again would not help, and the token works again if the operator enables the account.
+   */
   async authenticate(token: string): Promise<Caller | null> {
     if (token.length < 20 || token.length > 200) return null;
     const accessToken = await this.provider.AccessToken.find(token);
@@ -100,8 +104,9 @@ export class OAuthService {
       this.accounts.accountById(accessToken.accountId),
       this.provider.Client.find(accessToken.clientId),
     ]);
+    if (!grant || !account || !client) return null;
     // A disabled account's grants stop at once (and work again if the operator enables it).
-    if (!grant || !account || account.disabledAt !== null || !client) return null;
+    if (account.disabledAt !== null) throw errors.accountDisabled();
     return {
       accountId: account.id,
       email: account.email,
