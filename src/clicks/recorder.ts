@@ -31,7 +31,7 @@ export interface CapturedVisit {
 }
 
 /** How long visits gather before one transaction commits them. */
-export const CLICK_FLUSH_MS = 20;
+export const CLICK_FLUSH_MS = 100;
 
 /**
  * Records clicks without slowing the redirect and without losing one: `record` writes the visit to the journal

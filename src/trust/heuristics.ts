@@ -1,4 +1,4 @@
-import ipaddr from 'ipaddr.js';
+import { isIpLiteral } from '../net/hostname.js';
 import type { Finding } from './verdict.js';
 
 const SHORTENER_HOSTS = new Set(['bit.ly', 'tinyurl.com', 't.co', 'goo.gl', 'ow.ly', 'is.gd', 'buff.ly', 'cutt.ly', 'rebrand.ly', 'shorturl.at']);
@@ -11,7 +11,7 @@ const LURE_WORDS = /(login|signin|sign-in|verify|account|update|secure|banking|w
 export function heuristicFindings(url: URL): Finding[] {
   const findings: Finding[] = [];
   const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (ipaddr.isValid(host)) findings.push({ threat: 'IP_ADDRESS_HOST', penalty: 25 });
+  if (isIpLiteral(host)) findings.push({ threat: 'IP_ADDRESS_HOST', penalty: 25 });
   if (host.split('.').some((label) => label.startsWith('xn--'))) findings.push({ threat: 'PUNYCODE_HOST', penalty: 25 });
   if (url.username || url.password) findings.push({ threat: 'CREDENTIALS_IN_URL', penalty: 35 });
   if (url.port && url.port !== '80' && url.port !== '443') findings.push({ threat: 'UNUSUAL_PORT', penalty: 10 });

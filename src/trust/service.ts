@@ -9,6 +9,7 @@ import { parseShortPath } from '../links/rules.js';
 import type { ScanRow, ScanTarget, TrustRepository } from './repository.js';
 import { errorMessage, type Scanner } from './scanner.js';
 import type { TrustStatus, Verdict } from './verdict.js';
+import { breathe } from '../runtime/breathe.js';
 import { RecurringFailure } from '../runtime/recurring-failure.js';
 
 /** Spec 2.10's trust score of a link. */
@@ -25,6 +26,8 @@ export interface TrustScore {
 }
 
 const CONCURRENCY = 4;
+/** Verdicts saved in one transaction at most: the write lock is held for a few milliseconds, not for a whole import's. */
+const SAVE_AT_ONCE = 50;
 /** How often a running server looks for links changed elsewhere, and how far back it looks. */
 const SWEEP_MS = 5_000;
 const RECENT_MS = 3_600_000;
@@ -178,6 +181,9 @@ export class TrustService {
   private async scanOne(link: ScanTarget): Promise<void> {
     const key = `${link.id} ${link.url}`;
     try {
+      // A bulk create or an import queues thousands of scans whose local checks answer at once: without a breath
+      // they would run back to back in one turn of the loop, ahead of every redirect.
+      await breathe();
       const { verdict, failures } = await this.scanner.scan(link.url);
       this.failing.delete(key);
       if (failures.length > 0) {
@@ -202,11 +208,11 @@ export class TrustService {
   }
 
   /**
-   * The verdicts of one event-loop turn are saved in one transaction: a bulk creation's scans cost a few writes
-   * rather than two queries per link.
+   * The verdicts of one event-loop turn are saved together, up to SAVE_AT_ONCE a transaction with a breath between
+   * transactions: a bulk creation's scans cost a few writes rather than two queries per link.
    */
   private async saveScanned(): Promise<void> {
-    const results = this.unsaved.splice(0);
+    const results = this.unsaved.splice(0, SAVE_AT_ONCE);
     try {
       const saved = await this.repo.saveMany(
         results.map((r) => ({ linkId: r.link.id, url: r.link.url, verdict: r.verdict })),
@@ -219,7 +225,7 @@ export class TrustService {
       this.log.error({ err: error, links: results.length }, 'could not save trust scores');
     } finally {
       this.saving = null;
-      if (this.unsaved.length > 0) this.saving = this.saveScanned();
+      if (this.unsaved.length > 0) this.saving = Promise.resolve(breathe()).then(() => this.saveScanned());
       this.checkIdle();
     }
   }
