@@ -86,6 +86,8 @@ try {
   await shoot(page, 'domains', 'domains-desktop.png', 'Domains');
   // The first account of the server is its operator's: the Admin page.
   await shoot(page, 'admin', 'admin-desktop.png', 'Admin');
+  // Import, from a file or from another shortener.
+  await shoot(page, 'import', 'import-desktop.png', 'Bulk import');
 
   const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2, storageState: await desktop.storageState() });
   const phonePage = await phone.newPage();

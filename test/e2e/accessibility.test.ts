@@ -1,7 +1,8 @@
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, killAll, removeDir, request, runCli, startServer, tempDir, type ServerProcess } from '../helpers/processes.js';
-import { BROWSER_UA, COLOUR_RULES, hasChromium, launch, PHONE, seriousViolations, signIn } from './browser.js';
+import { check, DESKTOP, openPage, visit as visitPage } from './axe-tour.js';
+import { BROWSER_UA, hasChromium, launch, PHONE, signIn } from './browser.js';
 
 /**
  * axe (WCAG 2.1 A and AA) on every page of the dashboard and its dialogs, at desktop and phone widths, in the light
@@ -13,8 +14,6 @@ import { BROWSER_UA, COLOUR_RULES, hasChromium, launch, PHONE, seriousViolations
 const PAGES = ['/links', '/links/:link', '/import', '/folders', '/tags', '/utm-templates', '/domains', '/webhooks', '/keys', '/account', '/admin', '/no-such-page'];
 /** The pages whose content changes with the plan, seen again by a member on the free plan. */
 const MEMBER_PAGES = ['/links', '/import', '/domains', '/webhooks', '/keys', '/account', '/admin'];
-
-const DESKTOP: BrowserContextOptions = { viewport: { width: 1280, height: 900 } };
 
 describe.skipIf(!hasChromium)('accessibility of the dashboard (axe, WCAG 2.1 AA)', () => {
   let server: ServerProcess;
@@ -42,38 +41,8 @@ describe.skipIf(!hasChromium)('accessibility of the dashboard (axe, WCAG 2.1 AA)
     removeDir(dataDir);
   });
 
-  /** A context in the light scheme, without animations (the theme respects reduced motion): dialogs open at once. */
-  const open = async (options: BrowserContextOptions): Promise<Page> =>
-    (await browser.newContext({ ...options, colorScheme: 'light', reducedMotion: 'reduce' })).newPage();
-
-  const scheme = (page: Page) => page.evaluate(() => document.documentElement.getAttribute('data-mantine-color-scheme'));
-  const setScheme = async (page: Page, colorScheme: 'light' | 'dark') => {
-    await page.emulateMedia({ colorScheme, reducedMotion: 'reduce' });
-    await expect.poll(() => scheme(page)).toBe(colorScheme);
-  };
-
-  /**
-   * Runs axe on the page as it is, in its current scheme and then in the other (the dashboard follows the system's
-   * scheme live; there only the colour rules can find anything new), adding findings to `found`. Leaves the page in
-   * the other scheme: the next state starts there, so each scheme gets the full run on every other state.
-   */
-  const check = async (page: Page, state: string, found: string[]) => {
-    const first = (await scheme(page)) === 'dark' ? 'dark' : 'light';
-    const second = first === 'dark' ? 'light' : 'dark';
-    // Landmarks: axe's region rule is a best practice (moderate), so the one main landmark is counted here.
-    const mains = await page.getByRole('main').count();
-    if (mains !== 1) found.push(`${state}: ${mains} main landmarks, not 1`);
-    found.push(...(await seriousViolations(page, `${state}, ${first}`)));
-    await setScheme(page, second);
-    found.push(...(await seriousViolations(page, `${state}, ${second}`, COLOUR_RULES)));
-  };
-
-  /** A dashboard page, loaded: its h1 shown and no request outstanding. */
-  const visit = async (page: Page, path: string) => {
-    await page.goto(`${base()}/app${path.replace(':link', shortPath)}`);
-    await page.locator('h1').first().waitFor();
-    await page.waitForLoadState('networkidle');
-  };
+  const open = (options: BrowserContextOptions) => openPage(browser, options);
+  const visit = (page: Page, path: string) => visitPage(page, base(), path.replace(':link', shortPath));
 
   /** The sign-in page, then the sign-up page it links to, in a signed-out page. */
   const signedOutPages = async (page: Page, width: string, found: string[]) => {
@@ -143,7 +112,7 @@ describe.skipIf(!hasChromium)('accessibility of the dashboard (axe, WCAG 2.1 AA)
     await check(page, `${width} /keys new key`, found);
   };
 
-  it('finds nothing critical or serious on any page or dialog, at both widths, in light and dark', { timeout: 240_000 }, async () => {
+  it('finds nothing critical or serious on any page or dialog, at both widths, in light and dark', { timeout: 420_000 }, async () => {
     const found: string[] = [];
 
     // The first account, made in the browser, is the operator's.

@@ -82,12 +82,13 @@ const DARK_RAISED = '#2e2e2e'; // dark.6: cards, inputs and default buttons in t
 
 /**
  * A colour's text (`c="red"`, Menu items, error text), light variant (badges, alerts, NavLink) and outline, readable
- * in both schemes. Light: shade 9 on white and on the colour's own tint (shade 1), darkened where that is not enough
- * (teal, green, orange and yellow 9 on their tints). Dark: shade 4, or a lighter one where 4 falls short on the page
+ * in both schemes. Light: shade 9 on white, on the colour's own tint (shade 1) and on the tint a light or subtle
+ * button turns under the pointer (shade 2: indigo 9 read at 4.1:1 there), darkened where that is not enough (teal,
+ * green, orange and yellow 9 on their tints). Dark: shade 4, or a lighter one where 4 falls short on the page
  * or on raised surfaces (Mantine's dark outline, shade 5, gave 4.2:1 for indigo).
  */
 function colourText(shades: MantineColorsTuple): { light: string; dark: string } {
-  const light = readable([0, 0.1, 0.2, 0.3, 0.4, 0.5].map((by) => (by ? darken(shades[9], by) : shades[9])), [WHITE, shades[1]]);
+  const light = readable([0, 0.1, 0.2, 0.3, 0.4, 0.5].map((by) => (by ? darken(shades[9], by) : shades[9])), [WHITE, shades[1], shades[2]]);
   const dark = readable([shades[4], shades[3], shades[2], shades[1], shades[0]], [DARK_BODY, DARK_RAISED]);
   return { light, dark };
 }
