@@ -219,7 +219,7 @@ export class ClickRecorder {
     const { decisions, usage } = judgeAllowance(visits, states, this.plans);
     const batch: ClickBatch = { clicks: [], visitors: [], rollups: [], linkClicks: new Map(), usage, checkpoint, events, agentClicks, addresses: [] };
     // The journal id is unique per process run, so a counter after it is a unique id at no random cost.
-    return buildClickBatch(visits, decisions, batch, () => `clk_${this.journal.id}_${(this.sequence++).toString(36).padStart(8, '0')}`);
+    return await buildClickBatch(visits, decisions, batch, () => `clk_${this.journal.id}_${(this.sequence++).toString(36).padStart(8, '0')}`);
   }
 
 

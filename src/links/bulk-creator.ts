@@ -23,7 +23,7 @@ export interface BulkOptions {
 /** Items drafted between two looks at the event loop (see breathe): a 1,000-item request never holds it long. */
 const BREATHE_EVERY = 10;
 /** Rows written per transaction. */
-const WRITE_CHUNK = 200;
+const WRITE_CHUNK = 50;
 
 /** One bulk item's outcome, in input order. `existing` marks an import row that had already been imported. */
 export type BulkOutcome =

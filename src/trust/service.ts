@@ -27,7 +27,7 @@ export interface TrustScore {
 
 const CONCURRENCY = 4;
 /** Verdicts saved in one transaction at most: the write lock is held for a few milliseconds, not for a whole import's. */
-const SAVE_AT_ONCE = 50;
+const SAVE_AT_ONCE = 10;
 /** How often a running server looks for links changed elsewhere, and how far back it looks. */
 const SWEEP_MS = 5_000;
 const RECENT_MS = 3_600_000;

@@ -6,7 +6,7 @@ import type { Decision } from '../../../src/usage/tracked-clicks.js';
 import { IPHONE, visit } from './visits.js';
 
 
-function build(visits: Visit[], decisions: Decision[] = visits.map(() => 'track')): ClickBatch {
+function build(visits: Visit[], decisions: Decision[] = visits.map(() => 'track')): Promise<ClickBatch> {
   let id = 0;
   return buildClickBatch(visits, decisions, emptyClickBatch(), () => `click-${++id}`);
 }
@@ -16,9 +16,9 @@ const rollupLines = (batch: ClickBatch) =>
   batch.rollups.map((r) => `${r.link_id} ${r.day} ${r.dimension}=${r.value}${r.grace_cycle ? `~${r.grace_cycle}` : ''}: ${r.clicks}`).sort();
 
 describe('buildClickBatch', () => {
-  it('rolls up a visit in every dimension, its hour and day in UTC', () => {
+  it('rolls up a visit in every dimension, its hour and day in UTC', async () => {
     // 00:30 in Berlin on 21 May is 22:30 UTC on the 20th.
-    const batch = build([visit({ atMs: Date.parse('2026-05-21T00:30:00+02:00') })]);
+    const batch = await build([visit({ atMs: Date.parse('2026-05-21T00:30:00+02:00') })]);
     expect(rollupLines(batch)).toEqual([
       'link-1 2026-05-20 browser=Firefox: 1',
       'link-1 2026-05-20 country=DE: 1',
@@ -31,8 +31,8 @@ describe('buildClickBatch', () => {
     expect(batch.linkClicks).toEqual(new Map([['link-1', 1]]));
   });
 
-  it('counts visits that agree into one row each, and keeps those that differ apart', () => {
-    const batch = build([
+  it('counts visits that agree into one row each, and keeps those that differ apart', async () => {
+    const batch = await build([
       visit({ visitor: 'v1' }),
       visit({ visitor: 'v2' }),
       visit({ visitor: 'v1', userAgent: IPHONE, country: null, referrer: null }),
@@ -55,30 +55,30 @@ describe('buildClickBatch', () => {
     expect(batch.linkClicks.get('link-1')).toBe(3);
   });
 
-  it('counts a paused visit on the link (it still redirected) but records nothing else of it', () => {
-    const batch = build([visit(), visit({ visitor: 'v2' })], ['track', 'pause']);
+  it('counts a paused visit on the link (it still redirected) but records nothing else of it', async () => {
+    const batch = await build([visit(), visit({ visitor: 'v2' })], ['track', 'pause']);
     expect(batch.linkClicks.get('link-1')).toBe(2);
     expect(batch.clicks).toHaveLength(1);
     expect(batch.visitors.map((v) => v.visitor)).toEqual(['visitor-1']);
     expect(rollupLines(batch)).toContain('link-1 2026-05-20 total=: 1');
   });
 
-  it('does not count again a visit the redirect already counted on the link', () => {
-    const batch = build([visit({ counted: true }), visit()]);
+  it('does not count again a visit the redirect already counted on the link', async () => {
+    const batch = await build([visit({ counted: true }), visit()]);
     expect(batch.linkClicks.get('link-1')).toBe(1);
     expect(rollupLines(batch)).toContain('link-1 2026-05-20 total=: 2');
   });
 
-  it('keeps grace visits apart, marked with their billing cycle, in rollups, visitors and records', () => {
-    const batch = build([visit(), visit()], ['track', 'grace']);
+  it('keeps grace visits apart, marked with their billing cycle, in rollups, visitors and records', async () => {
+    const batch = await build([visit(), visit()], ['track', 'grace']);
     expect(rollupLines(batch)).toContain('link-1 2026-05-20 total=: 1');
     expect(rollupLines(batch)).toContain('link-1 2026-05-20 total=~2026-05: 1');
     expect(batch.visitors.map((v) => v.grace_cycle)).toEqual(['']);
     expect(batch.clicks.map((c) => c.grace_cycle)).toEqual([null, '2026-05']);
   });
 
-  it('notes each address once per link and day, and no address for visits that carry none', () => {
-    const batch = build([
+  it('notes each address once per link and day, and no address for visits that carry none', async () => {
+    const batch = await build([
       visit({ address: 'addr-a', atMs: Date.parse('2026-05-20T10:00:00Z') }),
       visit({ address: 'addr-a', atMs: Date.parse('2026-05-20T11:00:00Z') }),
       visit({ address: 'addr-a', atMs: Date.parse('2026-05-21T09:00:00Z') }),
@@ -90,10 +90,10 @@ describe('buildClickBatch', () => {
     ]);
   });
 
-  it(`keeps only the newest ${KEPT_CLICKS_PER_LINK} records of each link, oldest first`, () => {
+  it(`keeps only the newest ${KEPT_CLICKS_PER_LINK} records of each link, oldest first`, async () => {
     const start = Date.parse('2026-05-20T00:00:00Z');
     const visits = Array.from({ length: KEPT_CLICKS_PER_LINK + 5 }, (_, i) => visit({ linkId: 'busy', atMs: start + i * 1000 }));
-    const batch = build([...visits, visit({ linkId: 'quiet', atMs: start })]);
+    const batch = await build([...visits, visit({ linkId: 'quiet', atMs: start })]);
     const times = batch.clicks.filter((c) => c.link_id === 'busy').map((c) => c.at);
     expect(times).toHaveLength(KEPT_CLICKS_PER_LINK);
     expect(times[0]).toBe(new Date(start + 5_000).toISOString());
@@ -105,16 +105,16 @@ describe('buildClickBatch', () => {
     expect(rollupLines(batch)).toContain(`busy 2026-05-20 total=: ${KEPT_CLICKS_PER_LINK + 5}`);
   });
 
-  it('keeps the newest visible and the newest hidden records apart, so grace clicks cannot push out visible ones', () => {
+  it('keeps the newest visible and the newest hidden records apart, so grace clicks cannot push out visible ones', async () => {
     const start = Date.parse('2026-05-20T00:00:00Z');
     const visits = Array.from({ length: 2 * (KEPT_CLICKS_PER_LINK + 25) }, (_, i) => visit({ atMs: start + i * 1000 }));
-    const batch = build(visits, visits.map((_, i) => (i % 2 === 1 ? 'grace' : 'track')));
+    const batch = await build(visits, visits.map((_, i) => (i % 2 === 1 ? 'grace' : 'track')));
     expect(batch.clicks.filter((c) => c.grace_cycle === null)).toHaveLength(KEPT_CLICKS_PER_LINK);
     expect(batch.clicks.filter((c) => c.grace_cycle === '2026-05')).toHaveLength(KEPT_CLICKS_PER_LINK);
   });
 
-  it('gives each record an id of its own and the software read from the user agent', () => {
-    const batch = build([visit(), visit({ userAgent: IPHONE })]);
+  it('gives each record an id of its own and the software read from the user agent', async () => {
+    const batch = await build([visit(), visit({ userAgent: IPHONE })]);
     expect(batch.clicks.map(({ id, browser, os, device }) => ({ id, browser, os, device }))).toEqual([
       { id: 'click-1', browser: 'Firefox', os: 'Windows', device: 'desktop' },
       { id: 'click-2', browser: 'Mobile Safari', os: 'iOS', device: 'mobile' },
