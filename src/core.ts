@@ -195,7 +195,7 @@ export async function createCore(config: Config, log: FastifyBaseLogger, options
   const webhooks = new WebhookService(webhooksRepo, config.plans, clock, sender, subscribers, config.webhookAllowPrivate);
   const safeBrowsing = config.safeBrowsingApiKey ? new SafeBrowsingClient(config.safeBrowsingApiKey, config.safeBrowsingUrl ?? undefined) : null;
   const scanner = new Scanner(new LocalThreatList(config.threatListFile), safeBrowsing);
-  const trust = new TrustService(new TrustRepository(database.db), linksRepo, scanner, bus, clock, log);
+  const trust = new TrustService(new TrustRepository(database.db, database.dialect), linksRepo, scanner, bus, clock, log);
   await clicks.recoverOrphans(journalRoot);
   const expiry = new ExpirySweeper(linksRepo, bus, clock, log);
   const addressLimits = new AddressLimits(fastCounters, clock, config.publicRequestsPerMinute, log);

@@ -19,8 +19,19 @@ export const emptyClickBatch = (): ClickBatch => ({
   addresses: [],
 });
 
-/** Visits built between two looks at the clock (a power of two): `breathe` decides whether the loop needs a turn. */
+/** Steps between two looks at the clock (a power of two). */
 const SLICE = 256;
+
+/**
+ * A look at the clock every SLICE steps: a 100 ms batch of a busy server, or an import's history, holds thousands of
+ * visits, and built in one go it held every redirect waiting. `breathe` decides whether the loop needs a turn.
+ */
+async function gently(step: number): Promise<void> {
+  if ((step & (SLICE - 1)) === SLICE - 1) {
+    const pause = breathe();
+    if (pause) await pause;
+  }
+}
 
 /** The UTC hour of a time, without a Date per visit. */
 const hourOf = (ms: number): number => Math.floor(ms / 3_600_000) % 24;
@@ -45,11 +56,7 @@ export async function buildClickBatch(
     const addresses = new Map<string, ClickBatch['addresses'][number]>();
     const graces: string[] = new Array(visits.length);
     for (let i = 0; i < visits.length; i++) {
-      // A 100 ms batch of a busy server holds thousands of visits: built in one go, it held every redirect waiting.
-      if ((i & (SLICE - 1)) === SLICE - 1) {
-        const pause = breathe();
-        if (pause) await pause;
-      }
+      await gently(i);
       const v = visits[i]!;
       if (!v.counted) batch.linkClicks.set(v.linkId, (batch.linkClicks.get(v.linkId) ?? 0) + 1);
       const decision = decisions[i]!;
@@ -72,7 +79,9 @@ export async function buildClickBatch(
     batch.addresses = [...addresses.values()];
 
     const rollups = new Map<string, RollupRow>();
+    let g = 0;
     for (const { v, sw, day, grace, n } of groups.values()) {
+      await gently(g++);
       const add = (dimension: string, value: string) => {
         const key = `${v.linkId}|${day}|${dimension}|${value}|${grace}`;
         const row = rollups.get(key);
@@ -95,6 +104,7 @@ export async function buildClickBatch(
     const perLink = new Map<string, number>();
     const kept: number[] = [];
     for (let i = visits.length - 1; i >= 0; i--) {
+      await gently(i);
       if (decisions[i] === 'pause') continue;
       const kind = `${graces[i] ? 'g' : 'v'}${visits[i]!.linkId}`; // visible and hidden records are kept apart
       const n = perLink.get(kind) ?? 0;

@@ -70,8 +70,13 @@ async function inChunks<T>(rows: T[], write: (chunk: T[]) => Promise<unknown>): 
   for (let i = 0; i < rows.length; i += CHUNK) await write(rows.slice(i, i + CHUNK));
 }
 
+/** A rollup row's key, the order rows are written in. */
+const rollupKey = (r: RollupRow) => `${r.link_id}|${r.day}|${r.dimension}|${r.value}|${r.grace_cycle}`;
+
 async function addRollups(trx: Transaction<Database>, rows: RollupRow[]): Promise<void> {
-  await inChunks(rows, (chunk) =>
+  // In key order: instances committing at once on PostgreSQL lock the rows they share in one order, never crosswise.
+  const sorted = rows.map((r) => [rollupKey(r), r] as const).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  await inChunks(sorted.map(([, r]) => r), (chunk) =>
     trx
       .insertInto('click_rollups')
       .values(chunk)
@@ -203,7 +208,8 @@ export class ClicksRepository {
       );
 
       for (const write of this.writers) await write(trx, batch);
-      for (const [id, n] of batch.linkClicks) {
+      // In id order, like the rollups: concurrent batches lock the links they share in one order.
+      for (const [id, n] of [...batch.linkClicks].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
         await trx.updateTable('links').set({ clicks: sql`clicks + ${n}` }).where('id', '=', id).execute();
       }
       for (const settle of batch.settledImports ?? []) {

@@ -14,7 +14,8 @@ const IPV4_OTHER_FORMS = /^(?:0x[0-9a-f]*|\d+)(?:\.(?:0x[0-9a-f]*|\d+)){0,3}$/i;
  */
 export function isIpLiteral(host: string): boolean {
   const bare = host.replace(/^\[|\]$/g, '');
-  return isIP(bare) !== 0 || (IPV4_OTHER_FORMS.test(bare) && ipaddr.isValid(bare));
+  // ipaddr.js has the last word (node:net takes zone ids ipaddr.js cannot parse); only names are spared it.
+  return (isIP(bare) !== 0 || IPV4_OTHER_FORMS.test(bare)) && ipaddr.isValid(bare);
 }
 
 /** `localhost`, a name below it, or a loopback address (127.0.0.0/8, ::1, ::ffff:127.x.y.z); `host` normalised. */

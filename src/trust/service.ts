@@ -27,7 +27,7 @@ export interface TrustScore {
 
 const CONCURRENCY = 4;
 /** Verdicts saved in one transaction at most: the write lock is held for a few milliseconds, not for a whole import's. */
-const SAVE_AT_ONCE = 10;
+const SAVE_AT_ONCE = 100;
 /** How often a running server looks for links changed elsewhere, and how far back it looks. */
 const SWEEP_MS = 5_000;
 const RECENT_MS = 3_600_000;
@@ -163,9 +163,10 @@ export class TrustService {
     while (this.active < CONCURRENCY && this.queue.length > 0) {
       const next = this.queue.shift()!;
       this.active += 1;
-      void this.scanOne(next).finally(() => {
+      void this.scanOne(next).catch(() => false).then((waitsForSave) => {
         this.active -= 1;
-        this.queued.delete(`${next.id} ${next.url}`);
+        // A verdict waiting to be saved keeps its link queued: the sweep would otherwise scan it again meanwhile.
+        if (!waitsForSave) this.queued.delete(`${next.id} ${next.url}`);
         this.pump();
         this.checkIdle();
       });
@@ -178,7 +179,8 @@ export class TrustService {
     }
   }
 
-  private async scanOne(link: ScanTarget): Promise<void> {
+  /** Scans one link; answers whether its verdict now waits in `unsaved`. */
+  private async scanOne(link: ScanTarget): Promise<boolean> {
     const key = `${link.id} ${link.url}`;
     try {
       // A bulk create or an import queues thousands of scans whose local checks answer at once: without a breath
@@ -194,6 +196,7 @@ export class TrustService {
       }
       this.unsaved.push({ link, verdict });
       if (!this.saving) this.saving = new Promise((resolve) => setImmediate(resolve)).then(() => this.saveScanned());
+      return true;
     } catch (err) {
       // Left unscanned in the database: the sweep tries again, and only the first failure is worth a warning.
       const fields = { linkId: link.id, code: link.code, source: 'scanner', error: errorMessage(err), partial: false };
@@ -204,6 +207,7 @@ export class TrustService {
         this.failing.add(key);
         this.log.warn(fields, 'link scan failed');
       }
+      return false;
     }
   }
 
@@ -224,6 +228,7 @@ export class TrustService {
     } catch (error) {
       this.log.error({ err: error, links: results.length }, 'could not save trust scores');
     } finally {
+      for (const { link } of results) this.queued.delete(`${link.id} ${link.url}`);
       this.saving = null;
       if (this.unsaved.length > 0) this.saving = Promise.resolve(breathe()).then(() => this.saveScanned());
       this.checkIdle();

@@ -120,4 +120,20 @@ describe('buildClickBatch', () => {
       { id: 'click-2', browser: 'Mobile Safari', os: 'iOS', device: 'mobile' },
     ]);
   });
+  it('gives the event loop a turn while it builds thousands of visits, and builds the same batch', async () => {
+    const start = Date.parse('2026-05-20T00:00:00Z');
+    const visits = Array.from({ length: 3_000 }, (_, i) => visit({ atMs: start + i * 10, visitor: `v${i % 7}` }));
+    let turned = false;
+    setImmediate(() => (turned = true));
+    // An old slice: the next breath gives the loop its turn (src/runtime/breathe.ts).
+    const busyUntil = performance.now() + 5;
+    while (performance.now() < busyUntil);
+    const batch = await build(visits);
+    expect(turned).toBe(true);
+    expect(rollupLines(batch)).toContain('link-1 2026-05-20 total=: 3000');
+    expect(batch.linkClicks.get('link-1')).toBe(3000);
+    expect(batch.clicks).toHaveLength(KEPT_CLICKS_PER_LINK);
+    expect(batch.clicks.at(-1)!.at).toBe(new Date(start + 2_999 * 10).toISOString());
+    expect(batch.visitors).toHaveLength(7);
+  });
 });
