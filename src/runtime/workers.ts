@@ -5,7 +5,7 @@ import { openDatabase } from '../db/database.js';
 
 /** A worker that dies sooner than this after it started is crashing at start: the next one waits a little. */
 const QUICK_DEATH_MS = 5_000;
-/** How many quick deaths in a row make the primary give up (exit 1) rather than restart forever. */
+/** How many deaths at start (quick, or before serving) in a row make the primary give up (exit 1) rather than restart forever. */
 const MAX_QUICK_DEATHS = 5;
 
 /**
@@ -24,6 +24,9 @@ export async function runPrimary(config: Config, log: FastifyBaseLogger): Promis
   let quickDeathsInARow = 0;
   const restarts = new Set<NodeJS.Timeout>();
   const startedAt = new Map<number, number>();
+  /** Workers that have begun serving (their server is listening). */
+  const listening = new Set<number>();
+  cluster.on('listening', (worker: Worker) => listening.add(worker.id));
   const fork = () => {
     if (stopping) return;
     const worker = cluster.fork();
@@ -32,7 +35,11 @@ export async function runPrimary(config: Config, log: FastifyBaseLogger): Promis
   const running = () => Object.keys(cluster.workers ?? {}).length;
   cluster.on('exit', (worker: Worker, code: number | null, signal: string | null) => {
     const lived = Date.now() - (startedAt.get(worker.id) ?? 0);
+    // Dying before it served anything is dying at start, however long the start took (a loaded machine may take
+    // longer than QUICK_DEATH_MS to load the app before the port turns out to be taken).
+    const diedStarting = !listening.has(worker.id) || lived < QUICK_DEATH_MS;
     startedAt.delete(worker.id);
+    listening.delete(worker.id);
     if (stopping) {
       // Ended by the stop signal itself: a worker still starting, before its handlers were in place (the signal reaches
       // the whole process group, a worker just restarted included). It served nothing, so its end is no failure.
@@ -44,11 +51,11 @@ export async function runPrimary(config: Config, log: FastifyBaseLogger): Promis
       }
       return;
     }
-    quickDeathsInARow = lived < QUICK_DEATH_MS ? quickDeathsInARow + 1 : 0;
+    quickDeathsInARow = diedStarting ? quickDeathsInARow + 1 : 0;
     // Workers that die at start again and again (a bad setting, a database that refuses) will not start by retrying:
     // exit non-zero, so the process manager sees a failure rather than a primary serving nothing.
     if (quickDeathsInARow >= MAX_QUICK_DEATHS) {
-      log.fatal({ worker: worker.process.pid, code, signal }, `workers stopped within ${QUICK_DEATH_MS / 1000} s of starting ${MAX_QUICK_DEATHS} times in a row; giving up`);
+      log.fatal({ worker: worker.process.pid, code, signal }, `workers stopped before serving or within ${QUICK_DEATH_MS / 1000} s of starting ${MAX_QUICK_DEATHS} times in a row; giving up`);
       stopping = true;
       failedShutdown = true;
       for (const other of Object.values(cluster.workers ?? {})) other?.process.kill('SIGTERM');
@@ -60,7 +67,7 @@ export async function runPrimary(config: Config, log: FastifyBaseLogger): Promis
     const timer = setTimeout(() => {
       restarts.delete(timer);
       fork();
-    }, lived < QUICK_DEATH_MS ? 1_000 : 0);
+    }, diedStarting ? 1_000 : 0);
     restarts.add(timer);
   });
   const stop = (signal: NodeJS.Signals) => {
