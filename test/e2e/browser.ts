@@ -38,8 +38,14 @@ export async function signUp(page: Page, base: string, email: string, password: 
   await page.getByRole('link', { name: 'Create an account' }).click();
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign up' }).click();
-  await page.waitForURL(/\/app\/links$/);
+  // The answer is awaited and shown: on a loaded CI machine a sign-up once never reached /app/links within 30 s, and
+  // the bare navigation timeout said nothing of why.
+  const [answer] = await Promise.all([
+    page.waitForResponse((r) => r.url().endsWith('/api/auth/sign-up') && r.request().method() === 'POST', { timeout: 60_000 }),
+    page.getByRole('button', { name: 'Sign up' }).click(),
+  ]);
+  expect(answer.status(), await answer.text()).toBeLessThan(300);
+  await page.waitForURL(/\/app\/links$/, { timeout: 60_000 });
 }
 
 export async function signIn(page: Page, base: string, email: string, password: string): Promise<void> {
