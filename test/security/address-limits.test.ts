@@ -21,6 +21,8 @@ describe(`per-address limits on what needs no key (${dialectName})`, () => {
     const urls = [`/api/qr/${code}?size=1000`, `/api/link-scan/${code}`, `/api/stats/${code}`, '/api/domains/check/example.com'];
     for (const url of urls) {
       const ip = address();
+      // Each address gets a whole minute: on a slow machine four loops can straddle a window's end.
+      t.clock.startWindow();
       for (let i = 0; i < BUDGET; i++) expect((await t.app.inject({ method: 'GET', url, remoteAddress: ip })).statusCode, url).toBeLessThan(429);
       const refused = await t.app.inject({ method: 'GET', url, remoteAddress: ip });
       expect(refused.statusCode, url).toBe(429);
@@ -33,6 +35,7 @@ describe(`per-address limits on what needs no key (${dialectName})`, () => {
   it('holds under concurrent requests: exactly the budget is served', async () => {
     const code = await link();
     const ip = address();
+    t.clock.startWindow();
     const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => t.app.inject({ method: 'GET', url: `/api/qr/${code}?size=${100 + i}`, remoteAddress: ip })));
     expect(answers.filter((a) => a.statusCode === 200)).toHaveLength(BUDGET);
     expect(answers.filter((a) => a.statusCode === 429)).toHaveLength(20 - BUDGET);
@@ -41,6 +44,7 @@ describe(`per-address limits on what needs no key (${dialectName})`, () => {
   it("counts per address: one address's burst leaves another's budget whole", async () => {
     const code = await link();
     const [first, second] = [address(), address()];
+    t.clock.startWindow();
     for (let i = 0; i <= BUDGET; i++) await t.app.inject({ method: 'GET', url: `/api/qr/${code}`, remoteAddress: first });
     expect((await t.app.inject({ method: 'GET', url: `/api/qr/${code}`, remoteAddress: first })).statusCode).toBe(429);
     expect((await t.app.inject({ method: 'GET', url: `/api/qr/${code}`, remoteAddress: second })).statusCode).toBe(200);
@@ -49,6 +53,7 @@ describe(`per-address limits on what needs no key (${dialectName})`, () => {
   it('gives the budget back the next minute', async () => {
     const code = await link();
     const ip = address();
+    t.clock.startWindow();
     for (let i = 0; i <= BUDGET; i++) await t.app.inject({ method: 'GET', url: `/api/link-scan/${code}`, remoteAddress: ip });
     expect((await t.app.inject({ method: 'GET', url: `/api/link-scan/${code}`, remoteAddress: ip })).statusCode).toBe(429);
     t.clock.advance(61_000);
@@ -67,6 +72,7 @@ describe(`per-address limits on what needs no key (${dialectName})`, () => {
     const code = await link();
     const ip = address();
     const visit = (url: string) => t.app.inject({ method: 'GET', url, remoteAddress: ip });
+    t.clock.startWindow();
     expect((await visit(`/${code}+`)).statusCode).toBe(200);
     for (let i = 1; i < BUDGET; i++) expect((await visit(`/zz${String(i).padStart(4, '0')}`)).statusCode).toBe(404);
     const refused = await visit('/zzzzzz');
@@ -83,6 +89,7 @@ describe(`per-address limits on what needs no key (${dialectName})`, () => {
   it('counts an IPv6 /64 as one address: rotating through it gains nothing, the next /64 has its own budget', async () => {
     const code = await link();
     const prefix = `2001:db8:${(++n).toString(16)}:1`;
+    t.clock.startWindow();
     for (let i = 1; i <= BUDGET; i++) expect((await t.app.inject({ method: 'GET', url: `/api/link-scan/${code}`, remoteAddress: `${prefix}::${i.toString(16)}` })).statusCode).toBe(200);
     const rotated = await t.app.inject({ method: 'GET', url: `/api/link-scan/${code}`, remoteAddress: `${prefix}:ffff:ffff:ffff:ffff` });
     expect(rotated.statusCode).toBe(429);
