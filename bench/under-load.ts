@@ -2,6 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import { Worker } from 'node:worker_threads';
 import { startFakeSource } from '../test/helpers/fake-sources.js';
 
 /**
@@ -62,22 +63,22 @@ function post(port: number, pathname: string, key: string, body: unknown): Promi
   });
 }
 
-/** Visitors following the link back to back until `until` settles; each answer's time in ms. */
+/**
+ * Visitors following the link back to back until `until` settles; each answer's time in ms. They run in a thread of
+ * their own (bench/visitors.mjs), so the exports this process reads and the source it serves do not delay them.
+ */
 async function visit(port: number, code: string, until: Promise<unknown>): Promise<number[]> {
-  let done = false;
-  void until.finally(() => (done = true));
-  const times: number[] = [];
-  await Promise.all(
-    Array.from({ length: VISITORS }, async () => {
-      while (!done) {
-        const started = performance.now();
-        const res = await get(port, `/${code}`, { 'user-agent': CHROME });
-        times.push(performance.now() - started);
-        if (res.status !== 302) throw new Error(`a redirect answered ${res.status}`);
-      }
-    }),
-  );
-  return times;
+  const worker = new Worker(new URL('./visitors.mjs', import.meta.url), { workerData: { port, code, visitors: VISITORS, userAgent: CHROME } });
+  const result = new Promise<number[]>((resolve, reject) => {
+    worker.once('message', (message: { times?: number[]; error?: string }) => (message.times ? resolve(message.times) : reject(new Error(message.error))));
+    worker.once('error', reject);
+  });
+  await until.finally(() => worker.postMessage('stop'));
+  try {
+    return await result;
+  } finally {
+    await worker.terminate();
+  }
 }
 
 const percentile = (values: number[], p: number) => {
