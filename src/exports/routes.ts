@@ -10,7 +10,7 @@ import { bind, callerOf } from '../http/access.js';
 import { DateTime, errorResponses, Nullable } from '../schema/shapes.js';
 import { ListQuery, ShortPathParams } from '../links/schemas.js';
 import { EXPORT_OPERATIONS as ops } from './operations.js';
-import { DEFAULT_EXPORT_FORMAT, DEFAULT_STATS_PERIOD, EXPORT_FORMATS, type ExportFile, type ExportsService } from './service.js';
+import { DEFAULT_EXPORT_FORMAT, DEFAULT_STATS_PERIOD, EXPORT_FORMATS, type ExportFile, type ExportsService, type StreamedExportFile } from './service.js';
 
 const FormatField = Type.Union(
   EXPORT_FORMATS.map((f) => Type.Literal(f)),
@@ -61,30 +61,19 @@ const fileResponse = (description: string, json: TSchema) => ({
   content: { 'text/csv': { schema: { type: 'string' } }, 'application/json': { schema: json } },
 });
 
-/** Bytes written to the socket per step of a file answer. */
-const SLICE = 64 * 1024;
+const attachment = (reply: FastifyReply, file: Omit<ExportFile, 'body'>) =>
+  reply.header('content-disposition', `attachment; filename="${file.filename}"`).header('cache-control', 'no-store').type(file.contentType);
+
+const send = (reply: FastifyReply, file: ExportFile) => attachment(reply, file).send(file.body);
 
 /**
- * The file's text as UTF-8 a slice at a time, each made when the socket wants more: a file of many megabytes written
- * as one string would hold the event loop (and every redirect) while it is converted. A slice never ends between the
- * two halves of a surrogate pair.
+ * A links file, a page of links at a time, each page read from the database only when the socket has taken the one
+ * before: however many links, one page is in memory, and a slow reader slows only its own export, never the loop.
  */
-function* slices(text: string): Generator<Buffer> {
-  for (let start = 0; start < text.length; ) {
-    let end = Math.min(text.length, start + SLICE);
-    if (end < text.length && /[\uD800-\uDBFF]/.test(text[end - 1]!)) end -= 1;
-    yield Buffer.from(text.slice(start, end), 'utf8');
-    start = end;
-  }
+async function* utf8(parts: AsyncIterable<string>): AsyncGenerator<Buffer> {
+  for await (const text of parts) yield Buffer.from(text, 'utf8');
 }
-
-const send = (reply: FastifyReply, file: ExportFile) => {
-  reply.header('content-disposition', `attachment; filename="${file.filename}"`).header('cache-control', 'no-store').type(file.contentType);
-  if (file.body.length <= SLICE) return reply.send(file.body);
-  // The length is known: a client sees how much is coming, as with any file (compression takes it off again).
-  reply.header('content-length', Buffer.byteLength(file.body));
-  return reply.send(Readable.from(slices(file.body), { objectMode: false, highWaterMark: SLICE }));
-};
+const stream = (reply: FastifyReply, file: StreamedExportFile) => attachment(reply, file).send(Readable.from(utf8(file.parts), { objectMode: false, highWaterMark: 0 }));
 
 /**
  * Exports (spec 4.3 `export_links`, `export_link_stats`) on Description A (/api/v1/export/...) and B
@@ -115,7 +104,7 @@ export const exportRoutes =
         },
         async (request, reply) => {
           const { format, folderId, tag, domain, search } = request.query;
-          return send(reply, await exports.links(callerOf(request), { format, folderId, tag, domain, search }));
+          return stream(reply, await exports.linksFile(callerOf(request), { format, folderId, tag, domain, search }));
         },
       );
       app.get(

@@ -39,6 +39,11 @@ export interface ExportFile {
   body: string;
 }
 
+/** A links file as the API sends it: its name and type up front, its text a page at a time as the client reads. */
+export interface StreamedExportFile extends Omit<ExportFile, 'body'> {
+  parts: AsyncIterable<string>;
+}
+
 /**
  * One link of an export; the CSV columns are these fields in this order. This is Snip's one links file, written by
  * the API and by the CLI's `links export`, and read back by `links import` (destination, fullPath's slug,
@@ -191,16 +196,27 @@ export class ExportsService {
   }
 
   /**
-   * The caller's links as one file of the API (see `linkFile`); CSV unless `format` is json. Given the link list's
+   * The caller's links as a file of the API (see `linkFile`); CSV unless `format` is json. Given the link list's
    * filters (folderId, tag, domain, search), only the links that list shows: the dashboard's export of a filtered list.
+   * The format and filters are checked before the first part, so a refusal is an answer of its own, never a cut file.
    */
-  async links(caller: Caller, options: { format?: string } & LinkExportFilters = {}): Promise<ExportFile> {
+  async linksFile(caller: Caller, options: { format?: string } & LinkExportFilters = {}): Promise<StreamedExportFile> {
     const { format: rawFormat, ...filters } = options;
     const format = parseExportFormat(rawFormat);
     const filter = await checkExportFilters(filters, (folderId) => this.repo.hasFolder(caller.accountId, folderId));
-    const parts: string[] = [];
-    for await (const chunk of this.linkFile(caller, format, filter)) parts.push(chunk.text);
-    return this.file(format, `snip-links-${this.today()}`, parts.join(''));
+    const chunks = this.linkFile(caller, format, filter);
+    const parts = (async function* () {
+      for await (const chunk of chunks) yield chunk.text;
+    })();
+    return { contentType: CONTENT_TYPES[format], filename: `snip-links-${this.today()}.${format}`, parts };
+  }
+
+  /** `linksFile` in one string, for answers that cannot stream (an MCP tool's result). */
+  async links(caller: Caller, options: { format?: string } & LinkExportFilters = {}): Promise<ExportFile> {
+    const { parts, ...file } = await this.linksFile(caller, options);
+    const texts: string[] = [];
+    for await (const text of parts) texts.push(text);
+    return { ...file, body: texts.join('') };
   }
 
   /**
