@@ -219,7 +219,9 @@ export async function createCore(config: Config, log: FastifyBaseLogger, options
   oauthProvider.on('server_error', (ctx: { path?: string }, err: unknown) => log.error({ err, path: ctx?.path }, 'OAuth request failed'));
   // The background work belongs to the server: a short-lived CLI process leaves it to the server, which picks
   // up what the CLI did (outbox rows, links owed a scan) from the database.
+  let checkpoints: { stop(): Promise<void> } | undefined;
   const background = new Lifecycle([
+    { name: 'WAL checkpoints', start: () => void (checkpoints = database.checkpointsOffTheLoop?.(log)), stop: async () => checkpoints?.stop() },
     { name: 'trust scans', start: async () => (trust.listen(), await trust.start()), stop: () => trust.close() },
     { name: 'expiry sweeps', start: () => expiry.start(), stop: () => expiry.stop() },
     { name: 'outbox relay', start: () => relay.start(), stop: () => relay.stop() },

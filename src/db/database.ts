@@ -3,7 +3,9 @@ import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteAdapter, SqliteDialect, sql, type DialectAdapter } from 'kysely';
 import { Migrator, type MigrationProvider } from 'kysely/migration';
+import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
+import { checkpointsOffTheLoop } from './checkpoints.js';
 import { migrations } from './migrations/index.js';
 import { waitForPostgres } from './postgres-start.js';
 import type { Database } from './schema.js';
@@ -18,6 +20,8 @@ export interface DatabaseHandle {
    * keeps writing); answers the bytes written. PostgreSQL has pg_dump for that.
    */
   backup?: (file: string) => Promise<number>;
+  /** SQLite only: WAL checkpoints in a thread of their own until `stop` (src/db/checkpoints.ts); the server's. */
+  checkpointsOffTheLoop?: (log: FastifyBaseLogger) => { stop(): Promise<void> };
 }
 
 export interface DatabaseOptions {
@@ -92,7 +96,8 @@ function enableWal(sqlite: SqliteDatabase.Database): void {
 
 function openSqlite(dataDir: string): DatabaseHandle {
   fs.mkdirSync(dataDir, { recursive: true });
-  const sqlite = new SqliteDatabase(path.join(dataDir, 'snip.db'));
+  const file = path.join(dataDir, 'snip.db');
+  const sqlite = new SqliteDatabase(file);
   enableWal(sqlite);
   // NORMAL under WAL loses nothing on a process crash; only a power cut can drop the last commits.
   sqlite.pragma('synchronous = NORMAL');
@@ -100,7 +105,12 @@ function openSqlite(dataDir: string): DatabaseHandle {
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
   const backup = async (file: string) => (await sqlite.backup(file)).totalPages * (sqlite.pragma('page_size', { simple: true }) as number);
-  return { db: new Kysely<Database>({ dialect: new SnipSqliteDialect({ database: withStatementCache(sqlite) }) }), dialect: 'sqlite', backup };
+  return {
+    db: new Kysely<Database>({ dialect: new SnipSqliteDialect({ database: withStatementCache(sqlite) }) }),
+    dialect: 'sqlite',
+    backup,
+    checkpointsOffTheLoop: (log) => checkpointsOffTheLoop(sqlite, file, log),
+  };
 }
 
 async function openPostgres(url: string, schema: string | undefined): Promise<DatabaseHandle> {
