@@ -11,7 +11,7 @@
  * Never inside a transaction: on SQLite the write lock would be held across the wait, and another connection of the
  * same process (a second app on one file) would block the thread on it until its busy timeout.
  */
-const BUDGET_MS = 4;
+const BUDGET_MS = 2;
 
 let sliceStartedAt = 0;
 const waiting: (() => void)[] = [];
