@@ -26,7 +26,7 @@ import { AttemptLimits } from './sessions/attempt-limits.js';
 import { SessionsRepository } from './sessions/repository.js';
 import { SessionsService } from './sessions/service.js';
 import { MemoryCounterStore, type CounterStore } from './usage/counters.js';
-import { RedisCounterStore } from './usage/redis-counter-store.js';
+import type { RedisCounterStore } from './usage/redis-counter-store.js';
 import { DatabaseCounterStore } from './usage/repository.js';
 import { UsageService } from './usage/service.js';
 import { WebhookDispatcher } from './webhooks/dispatcher.js';
@@ -66,10 +66,9 @@ import { Web2appRepository } from './web2app/repository.js';
 import { Web2appService } from './web2app/service.js';
 import type Provider from 'oidc-provider';
 import { OAuthRepository } from './oauth/repository.js';
-import { createOAuthProvider, newOAuthSecrets } from './oauth/provider.js';
 import { OAuthService } from './oauth/service.js';
 import { registrationBudget } from './oauth/registration-limits.js';
-import { CacheSync } from './runtime/cache-sync.js';
+import type { CacheSync } from './runtime/cache-sync.js';
 import { announceInvalidations } from './redirects/invalidations.js';
 import { sql } from 'kysely';
 import { AdminRepository } from './admin/repository.js';
@@ -90,6 +89,11 @@ export interface CoreOptions {
   pgSchema?: string;
   /** False for one-shot processes (the CLI): no scans, sweeps or webhook deliveries in this process. */
   background?: boolean;
+  /**
+   * False where nothing is served over HTTP (the CLI): no OAuth authorization server, whose library alone took a third
+   * of every CLI command's start; `oauth` and `oauthProvider` then refuse to be used.
+   */
+  authorizationServer?: boolean;
   /** Told when an operation answers an error code it does not declare (the tests fail on it); unset, it is logged. */
   onUndeclaredCode?: (where: string, code: string) => void;
 }
@@ -161,7 +165,8 @@ export async function createCore(config: Config, log: FastifyBaseLogger, options
   const ownHostnames = new Set([normalHostname(new URL(config.baseUrl).hostname)]);
   const now = () => clock.now().getTime();
   const memoryCounters = new MemoryCounterStore(now);
-  const redis = config.redisUrl ? new RedisCounterStore(config.redisUrl, memoryCounters, log) : null;
+  // Redis's client is loaded only where REDIS_URL asks for it.
+  const redis: RedisCounterStore | null = config.redisUrl ? new (await import('./usage/redis-counter-store.js')).RedisCounterStore(config.redisUrl, memoryCounters, log) : null;
   await redis?.firstContact();
   const fastCounters: CounterStore = redis ?? memoryCounters;
   const durableCounters = new DatabaseCounterStore(database.db, now);
@@ -201,22 +206,7 @@ export async function createCore(config: Config, log: FastifyBaseLogger, options
   const addressLimits = new AddressLimits(fastCounters, clock, config.publicRequestsPerMinute, log);
   const web2app = new Web2appService(new Web2appRepository(database.db), clock, addressLimits);
   const accounts = new AccountsService(new AccountsRepository(database.db), clock, config.plans, bus);
-  const oauthRepo = new OAuthRepository(database.db);
-  const fresh = newOAuthSecrets();
-  const oauthProvider = createOAuthProvider({
-    baseUrl: config.baseUrl,
-    repo: oauthRepo,
-    clock,
-    secrets: { signingKey: await clicksRepo.secret('oauth-signing-key', fresh.signingKey), cookieKey: await clicksRepo.secret('oauth-cookie-key', fresh.cookieKey) },
-    accountExists: async (id) => (await accounts.accountById(id))?.disabledAt === null,
-  });
-  const oauth = new OAuthService(oauthProvider, oauthRepo, accounts, clock, `${config.baseUrl}/mcp`, {
-    counters: fastCounters,
-    budget: registrationBudget(config.publicRequestsPerMinute !== null),
-    log,
-  });
-  // The authorization server answers its own failures with a bare server_error; the operator gets the cause here.
-  oauthProvider.on('server_error', (ctx: { path?: string }, err: unknown) => log.error({ err, path: ctx?.path }, 'OAuth request failed'));
+  const authorization = options.authorizationServer === false ? null : await startAuthorization(config, database, accounts, clicksRepo, fastCounters, clock, log);
   // The background work belongs to the server: a short-lived CLI process leaves it to the server, which picks
   // up what the CLI did (outbox rows, links owed a scan) from the database.
   let checkpoints: { stop(): Promise<void> } | undefined;
@@ -227,7 +217,9 @@ export async function createCore(config: Config, log: FastifyBaseLogger, options
     { name: 'outbox relay', start: () => relay.start(), stop: () => relay.stop() },
     { name: 'webhook deliveries', start: () => dispatcher.start(), stop: () => dispatcher.stop() },
     { name: 'web2app session sweeps', start: () => web2app.start(new RecurringFailure(log, 'the web2app session sweep')), stop: () => web2app.stop() },
-    { name: 'OAuth record sweeps', start: () => oauth.start(new RecurringFailure(log, 'the OAuth record sweep')), stop: () => oauth.stop() },
+    ...(authorization === null
+      ? []
+      : [{ name: 'OAuth record sweeps', start: () => authorization.oauth.start(new RecurringFailure(log, 'the OAuth record sweep')), stop: () => authorization.oauth.stop() }]),
   ]);
   if (options.background !== false) await background.start();
   const tags = new TagsService(new TagsRepository(database.db, database.dialect), linksRepo, clock);
@@ -253,8 +245,8 @@ export async function createCore(config: Config, log: FastifyBaseLogger, options
   };
   const redirects = new RedirectService(linksRepo, clicks, bus, clock, geo, trust, targets, log, new LinkPasses(await clicksRepo.secret('link-pass-secret', newSecret)));
   // With Redis, every instance drops what it cached of a change made on any other (src/runtime/cache-sync.ts).
-  const cacheSync = config.redisUrl
-    ? new CacheSync(
+  const cacheSync: CacheSync | null = config.redisUrl
+    ? new (await import('./runtime/cache-sync.js')).CacheSync(
         config.redisUrl,
         { forgetLinks: (keys) => redirects.forget(keys), forgetDomain: (host) => domains.dropCached(host), reloadSubscribers: () => outbox.refresh() },
         log,
@@ -300,8 +292,12 @@ export async function createCore(config: Config, log: FastifyBaseLogger, options
     affiliate,
     agentLinks: new AgentLinksService(new AgentLinksRepository(database.db), links, clicks),
     web2app,
-    oauth,
-    oauthProvider,
+    get oauth() {
+      return servedOnly(authorization).oauth;
+    },
+    get oauthProvider() {
+      return servedOnly(authorization).oauthProvider;
+    },
     clicks,
     usage,
     expiry,
@@ -339,4 +335,39 @@ export async function createCore(config: Config, log: FastifyBaseLogger, options
       await database.db.destroy();
     },
   };
+}
+
+/** The OAuth authorization server and its service, over the accounts (src/oauth/provider.ts loads its library). */
+async function startAuthorization(
+  config: Config,
+  database: DatabaseHandle,
+  accounts: AccountsService,
+  secrets: Pick<ClicksRepository, 'secret'>,
+  counters: CounterStore,
+  clock: Clock,
+  log: FastifyBaseLogger,
+): Promise<{ oauth: OAuthService; oauthProvider: Provider }> {
+  const { createOAuthProvider, newOAuthSecrets } = await import('./oauth/provider.js');
+  const oauthRepo = new OAuthRepository(database.db);
+  const fresh = newOAuthSecrets();
+  const oauthProvider = createOAuthProvider({
+    baseUrl: config.baseUrl,
+    repo: oauthRepo,
+    clock,
+    secrets: { signingKey: await secrets.secret('oauth-signing-key', fresh.signingKey), cookieKey: await secrets.secret('oauth-cookie-key', fresh.cookieKey) },
+    accountExists: async (id) => (await accounts.accountById(id))?.disabledAt === null,
+  });
+  const oauth = new OAuthService(oauthProvider, oauthRepo, accounts, clock, `${config.baseUrl}/mcp`, {
+    counters,
+    budget: registrationBudget(config.publicRequestsPerMinute !== null),
+    log,
+  });
+  // The authorization server answers its own failures with a bare server_error; the operator gets the cause here.
+  oauthProvider.on('server_error', (ctx: { path?: string }, err: unknown) => log.error({ err, path: ctx?.path }, 'OAuth request failed'));
+  return { oauth, oauthProvider };
+}
+
+function servedOnly<T>(part: T | null): T {
+  if (part === null) throw new Error('this process serves no HTTP (createCore with authorizationServer: false): it has no OAuth authorization server');
+  return part;
 }

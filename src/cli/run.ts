@@ -227,7 +227,7 @@ async function run(argv: string[]): Promise<number> {
 
   const config = loadConfig(operatorEnvironment());
   const log = pino({ level: 'warn' }, pino.destination(2)) as FastifyBaseLogger;
-  const core = await createCore(config, log, { background: false });
+  const core = await createCore(config, log, { background: false, authorizationServer: false });
   try {
     const result = await command.run(core, { ...values, file: positionals[2] });
     // Wait until the line is flushed: a pipe takes 64 KiB at once, and process.exit would drop the rest.

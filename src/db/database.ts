@@ -4,10 +4,8 @@ import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteAdapter, SqliteDialect, sql, type DialectAdapter } from 'kysely';
 import { Migrator, type MigrationProvider } from 'kysely/migration';
 import type { FastifyBaseLogger } from 'fastify';
-import pg from 'pg';
 import { checkpointsOffTheLoop } from './checkpoints.js';
 import { migrations } from './migrations/index.js';
-import { waitForPostgres } from './postgres-start.js';
 import type { Database } from './schema.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -114,6 +112,8 @@ function openSqlite(dataDir: string): DatabaseHandle {
 }
 
 async function openPostgres(url: string, schema: string | undefined): Promise<DatabaseHandle> {
+  // The driver is loaded only where DATABASE_URL asks for it.
+  const { default: pg } = await import('pg');
   if (schema) {
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
@@ -163,7 +163,7 @@ function isOtherSchemaGone(error: unknown, own: string | undefined): boolean {
 
 /** Opens the database the settings name and brings it to the latest migration. */
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
-  if (options.databaseUrl) await waitForPostgres(options.databaseUrl, { timeoutMs: options.startTimeoutMs ?? 0, onWaiting: options.onWaiting });
+  if (options.databaseUrl) await (await import('./postgres-start.js')).waitForPostgres(options.databaseUrl, { timeoutMs: options.startTimeoutMs ?? 0, onWaiting: options.onWaiting });
   const handle = options.databaseUrl
     ? await openPostgres(options.databaseUrl, options.pgSchema)
     : openSqlite(options.dataDir);

@@ -1,4 +1,3 @@
-import pg from 'pg';
 import { StartupError } from '../runtime/startup-error.js';
 
 /** `postgres://user@host:port/db` without the password, for logs and messages. */
@@ -42,6 +41,7 @@ export async function waitForPostgres(url: string, options: WaitOptions): Promis
   const where = describePostgresUrl(url);
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const deadline = Date.now() + options.timeoutMs;
+  const { default: pg } = await import('pg');
   let told = false;
   for (;;) {
     const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });

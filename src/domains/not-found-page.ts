@@ -1,4 +1,4 @@
-import sanitizeHtml from 'sanitize-html';
+import { createRequire } from 'node:module';
 import { errors } from '../errors.js';
 import { checkDestination } from '../links/rules.js';
 
@@ -15,18 +15,23 @@ const STYLE_PROPERTIES = [
   'text-decoration', 'margin', 'margin-top', 'margin-bottom', 'padding', 'max-width', 'width', 'border', 'border-radius',
 ];
 
+/** Loaded when a page is first set: the redirect, the CLI and most servers never need it (it loads a CSS parser too). */
+let sanitizer: typeof import('sanitize-html') | undefined;
+
 /**
  * A domain's own 404 page may style itself but never run or fetch anything: scripts, event handlers, javascript:
  * URLs and <style> elements (whose @import and url() fetch from anywhere, and which sanitize-html cannot clean)
  * are removed by a maintained sanitiser; inline `style` keeps only plain values of the properties above.
  */
-const sanitize = (html: string): string =>
-  sanitizeHtml(html, {
+const sanitize = (html: string): string => {
+  const sanitizeHtml = (sanitizer ??= createRequire(import.meta.url)('sanitize-html') as typeof import('sanitize-html'));
+  return sanitizeHtml(html, {
     allowedTags: [...sanitizeHtml.defaults.allowedTags, 'img', 'title', 'center', 'font'],
     allowedAttributes: { ...sanitizeHtml.defaults.allowedAttributes, '*': ['style', 'class', 'id', 'align'], img: ['src', 'alt', 'width', 'height'] },
     allowedStyles: { '*': Object.fromEntries(STYLE_PROPERTIES.map((property) => [property, [PLAIN_CSS_VALUE]])) },
     allowedSchemes: ['http', 'https', 'mailto'],
   });
+};
 
 const invalid = errors.invalidNotFoundPage;
 

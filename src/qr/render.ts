@@ -1,4 +1,4 @@
-import QRCode from 'qrcode';
+import { createRequire } from 'node:module';
 import { errors } from '../errors.js';
 import { encodeTwoColourPng, rowBytes } from './png.js';
 import type { QrOptions } from './rules.js';
@@ -11,8 +11,12 @@ import type { QrOptions } from './rules.js';
  * edges, every module the same width, which scanners like), and the pixels a whole grid cannot use widen the
  * quiet zone: it is `margin` modules at least, never less.
  */
+/** Loaded on the first QR code drawn: a CLI command or a server that never draws one need not load it. */
+let qrcode: typeof import('qrcode') | undefined;
+
 export function renderQrPng(text: string, options: QrOptions): Buffer {
-  const { modules } = QRCode.create(text, { errorCorrectionLevel: options.errorCorrection });
+  qrcode ??= createRequire(import.meta.url)('qrcode') as typeof import('qrcode');
+  const { modules } = qrcode.create(text, { errorCorrectionLevel: options.errorCorrection });
   const count = modules.size;
   const size = options.size;
   const unit = Math.floor(size / (count + 2 * options.margin));
