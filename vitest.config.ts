@@ -50,6 +50,9 @@ export default defineConfig({
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
           ...appSuites,
+          // A page that loads and asks the server takes seconds on a loaded 2-CPU CI machine: expect.poll's own default
+          // (1 s) failed a statistics page there that passes alone. A poll that names its own timeout keeps it.
+          expect: { poll: { timeout: 10_000, interval: 100 } },
         },
       },
     ],
