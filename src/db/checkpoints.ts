@@ -19,6 +19,8 @@ const timer = setInterval(() => {
   try {
     db.pragma('wal_checkpoint(PASSIVE)');
   } catch (error) {
+    // Another process's checkpoint (WORKERS share the file) is running: it does this one's work.
+    if (error && error.code === 'SQLITE_BUSY') return;
     parentPort.postMessage({ error: String(error && error.message || error) });
   }
 }, workerData.everyMs);
