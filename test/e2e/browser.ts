@@ -36,6 +36,9 @@ export async function signUp(page: Page, base: string, email: string, password: 
   await page.goto(`${base}/`);
   await page.waitForURL(/\/app\/sign-in$/);
   await page.getByRole('link', { name: 'Create an account' }).click();
+  // The sign-in form stays on screen while the sign-up page loads (a router transition): filled then, the email went
+  // into the old form, and a loaded CI machine posted a sign-up without one (400 INVALID_EMAIL).
+  await page.getByRole('button', { name: 'Sign up' }).waitFor();
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
   // The answer is awaited and shown: on a loaded CI machine a sign-up once never reached /app/links within 30 s, and
@@ -50,6 +53,7 @@ export async function signUp(page: Page, base: string, email: string, password: 
 
 export async function signIn(page: Page, base: string, email: string, password: string): Promise<void> {
   await page.goto(`${base}/app/sign-in`);
+  await page.getByRole('button', { name: 'Sign in' }).waitFor();
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();

@@ -31,6 +31,8 @@ describe.skipIf(!hasChromium)('deep links across sign-in, in Chromium', () => {
   const fresh = async (): Promise<Page> => (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
   const origin = () => new URL(server.url).origin;
   const fillAndSubmit = async (page: Page, button: 'Sign in' | 'Sign up', who = email) => {
+    // The form that will be sent, not the one a router transition still shows (see signUp in browser.ts).
+    await page.getByRole('button', { name: button }).waitFor();
     await page.getByLabel('Email').fill(who);
     await page.getByLabel('Password').fill(password);
     await page.getByRole('button', { name: button }).click();
@@ -70,7 +72,8 @@ describe.skipIf(!hasChromium)('deep links across sign-in, in Chromium', () => {
     await page.context().close();
   });
 
-  it('opens the links, and no other site, whatever else `next` says', { timeout: 120_000 }, async () => {
+  // Nine sign-ins in fresh browser contexts: over 120 s on a loaded CI machine.
+  it('opens the links, and no other site, whatever else `next` says', { timeout: 300_000 }, async () => {
     const hostile = [
       '//evil.test/app/webhooks',
       'https://evil.test/app/webhooks',
