@@ -22,6 +22,16 @@ export default tseslint.config(
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },
   },
   {
+    // The browser tests drive the built server: a worker that also loads the app's source fetches hundreds of modules
+    // from vitest's host, which a loaded CI machine once answered too late (the worker's RPC limit is 60 s).
+    files: ['test/e2e/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', {
+        patterns: [{ group: ['**/src/**', '**/helpers/app.js'], allowTypeImports: true, message: 'A browser test drives the built server; import test/helpers/databases.js or processes.js, not the app.' }],
+      }],
+    },
+  },
+  {
     rules: {
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dialectName, sharedDatabase } from '../helpers/app.js';
+import { dialectName, sharedDatabase } from '../helpers/databases.js';
 import { bearer, killAll, request, runCli, startServer, type ServerProcess } from '../helpers/processes.js';
 import { BROWSER_UA, hasChromium, launch } from './browser.js';
 

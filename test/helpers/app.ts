@@ -6,17 +6,12 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
 import { buildApp } from '../../src/app.js';
-import { scratchSchema } from './pg-schema.js';
+import { testDatabaseUrl } from './databases.js';
 import type { Clock } from '../../src/clock.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import type { Core } from '../../src/core.js';
 
-/**
- * The suite runs on SQLite by default. With SNIP_TEST_DATABASE_URL=postgres://... every app built here runs on
- * PostgreSQL instead, each in a schema of its own (as Kysely's own suite picks its dialect by environment).
- */
-export const testDatabaseUrl = process.env.SNIP_TEST_DATABASE_URL || null;
-export const dialectName = testDatabaseUrl ? 'postgres' : 'sqlite';
+export { dialectName, sharedDatabase, testDatabaseUrl } from './databases.js';
 
 /** A clock tests can move; starts at the real time. */
 export class TestClock implements Clock {
@@ -194,26 +189,6 @@ export function useTestApp(env: Record<string, string> = {}): BlockApp {
           return account().apiKey;
         },
       };
-    },
-  };
-}
-
-/**
- * Settings under which several apps share one database: one DATA_DIR on SQLite; on PostgreSQL, where startApp gives
- * every app a schema of its own whatever DATA_DIR says, a DATABASE_URL whose search_path names one shared schema.
- */
-export async function sharedDatabase(): Promise<{ env: Record<string, string>; cleanup(): Promise<void> }> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'snip-shared-'));
-  const databaseUrl = testDatabaseUrl;
-  if (!databaseUrl) {
-    return { env: { DATA_DIR: dataDir }, cleanup: async () => fs.rmSync(dataDir, { recursive: true, force: true }) };
-  }
-  const schema = await scratchSchema(databaseUrl, 'shared');
-  return {
-    env: { DATA_DIR: dataDir, DATABASE_URL: schema.url },
-    async cleanup() {
-      fs.rmSync(dataDir, { recursive: true, force: true });
-      await schema.drop();
     },
   };
 }
