@@ -21,7 +21,7 @@ export class TrustRepository {
   /**
    * Saves many verdicts in one statement, each only while its link still has the destination that was scanned (a
    * link re-pointed or deleted meanwhile has its own scan coming). The verdicts go in as one JSON parameter that the
-   * database expands (SQLite's json_each, PostgreSQL's json_to_recordset), so a page of verdicts costs one statement
+   * database expands (SQLite's jsonb_each, PostgreSQL's json_to_recordset), so a page of verdicts costs one statement
    * to build and run, not one each. Answers the ids saved.
    */
   async saveMany(results: { linkId: string; url: string; verdict: Verdict }[], at: string): Promise<Set<string>> {
@@ -34,7 +34,7 @@ export class TrustRepository {
     const verdicts =
       this.dialect === 'postgres'
         ? sql`json_to_recordset(${json}::json) as v(link_id text, url text, score integer, status text, threats text, source text)`
-        : sql`(select value ->> 'link_id' as link_id, value ->> 'url' as url, value ->> 'score' as score, value ->> 'status' as status, value ->> 'threats' as threats, value ->> 'source' as source from json_each(${json})) as v`;
+        : sql`(select value ->> 'link_id' as link_id, value ->> 'url' as url, value ->> 'score' as score, value ->> 'status' as status, value ->> 'threats' as threats, value ->> 'source' as source from jsonb_each(jsonb(${json}))) as v`;
     // `where true`: SQLite reads ON CONFLICT after a bare join as the join's own clause.
     const rows = await sql<{ link_id: string }>`
       insert into link_scans (link_id, url, score, status, threats, source, scanned_at)
