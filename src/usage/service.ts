@@ -69,6 +69,18 @@ export class UsageService {
     return (await this.charge(caller, ['linksPerDay'], count)).refund;
   }
 
+  /**
+   * A dry run's charge: refuses as `chargeLinks(caller, count)` would after `before` links the same dry run would
+   * already have made, and counts nothing.
+   */
+  async checkLinks(caller: Caller, before: number, count: number): Promise<void> {
+    if (count <= 0) return;
+    const planned = this.chargesFor(caller, ['linksPerDay'], before + count);
+    if (planned.length === 0) return;
+    const counts = await this.tryRead(planned);
+    if (planned.some((p, i) => (counts[i] ?? 0) + before + count > p.charge.limit)) throw this.refusal(planned, counts, before + count);
+  }
+
   /** Gives back `count` links of today's charge (items that failed after their bulk request was charged). */
   async refundLinks(caller: Caller, count: number): Promise<void> {
     await this.fast.refund(this.chargesFor(caller, ['linksPerDay'], count).map((p) => p.charge));
@@ -127,6 +139,16 @@ export class UsageService {
     } catch (error) {
       this.log.error({ err: error }, 'rate-limit counters unavailable; request admitted uncounted');
       return { allowed: true, counts: charges.map(() => 0) };
+    }
+  }
+
+  /** Today's counts of those windows, without charging; 0 for a store that cannot be reached (as `tryCharge` admits). */
+  private async tryRead(planned: { durable: boolean; charge: Charge }[]): Promise<number[]> {
+    try {
+      return await Promise.all(planned.map(async (p) => (await (p.durable ? this.durable : this.fast).read([p.charge.key]))[0] ?? 0));
+    } catch (error) {
+      this.log.error({ err: error }, 'rate-limit counters unavailable; dry run checked uncounted');
+      return planned.map(() => 0);
     }
   }
 

@@ -1,8 +1,9 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeSource, type FakeSource } from '../helpers/fake-sources.js';
-import { killAll, removeDir, startServer, tempDir, type ServerProcess } from '../helpers/processes.js';
+import { killAll, removeDir, runCli, startServer, tempDir, type ServerProcess } from '../helpers/processes.js';
 import { BROWSER_UA, describeViolations, expectOneH1, hasChromium, launch, PHONE, signIn, signUp } from './browser.js';
 
 /**
@@ -38,7 +39,9 @@ describe.skipIf(!hasChromium)('importing from another shortener in Chromium', ()
     });
     dataDir = tempDir('snip-e2e-source-import-');
     // The fake listens on 127.0.0.1, which an import started over the API may reach only when the operator allows it.
-    server = await startServer({ DATA_DIR: dataDir, IMPORT_ALLOW_PRIVATE: 'true', PUBLIC_REQUESTS_PER_MINUTE: 'unlimited' });
+    // Pro allows 5 new links a day here (the operator, whose account the first tests use, has no plan limits).
+    const plans = fileURLToPath(new URL('../fixtures/plans-links-per-day.json', import.meta.url));
+    server = await startServer({ DATA_DIR: dataDir, IMPORT_ALLOW_PRIVATE: 'true', PUBLIC_REQUESTS_PER_MINUTE: 'unlimited', PLANS_FILE: plans });
     browser = await launch();
     const page = await (await browser.newContext()).newPage();
     await signUp(page, server.url, email, password);
@@ -153,5 +156,45 @@ describe.skipIf(!hasChromium)('importing from another shortener in Chromium', ()
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(391);
     expect(await sectionViolations(page, '390 preview')).toEqual([]);
     await page.context().close();
+  });
+
+  it('says in words where the plan’s daily link limit stops an import, in the preview and in the run', { timeout: 120_000 }, async () => {
+    const many = await startFakeSource('shlink', {
+      key,
+      defaultDomain: 'many.example',
+      pageSize: 3,
+      links: Array.from({ length: 8 }, (_, i) => ({ code: `many-${i}`, url: `https://example.com/many/${i}` })),
+    });
+    try {
+      const member = 'limited@example.com';
+      const first = await (await browser.newContext()).newPage();
+      await signUp(first, server.url, member, password);
+      await first.context().close();
+      const tier = await runCli(['users', 'set-tier', '--email', member, '--tier', 'pro'], { DATA_DIR: dataDir });
+      expect(tier.code, tier.stderr).toBe(0);
+
+      const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: 'reduce' })).newPage();
+      await signIn(page, server.url, member, password);
+      const section = await openSection(page);
+      await section.getByLabel('API address', { exact: false }).fill(many.base);
+      await section.getByLabel('API key', { exact: true }).fill(key);
+      await section.getByRole('button', { name: 'Preview' }).click();
+      // A real run charges each page of 3 whole: the first fits the 5 a day, the second does not.
+      const notice = section.getByRole('alert').filter({ hasText: 'Your plan’s daily link limit would stop this import part-way' });
+      await notice.waitFor();
+      await notice.getByText('The limit is 5 links per day. The 3 links marked to be imported fit today', { exact: false }).waitFor();
+      await section.getByRole('status').filter({ hasText: 'Preview: 3 links will be imported' }).waitFor();
+      expect(await section.getByText(/\bRATE_LIMITED\b|Too many requests/).count()).toBe(0);
+      expect(await longsOf(page)).toEqual([]);
+      expect(await sectionViolations(page, '1280 limited preview')).toEqual([]);
+
+      await section.getByRole('button', { name: 'Import 3 links' }).click();
+      await section.getByRole('alert').filter({ hasText: 'Your plan’s daily link limit stopped the import part-way' }).waitFor();
+      await section.getByText('3 links came in before that and stay imported', { exact: false }).waitFor();
+      expect(await longsOf(page)).toEqual(['https://example.com/many/0', 'https://example.com/many/1', 'https://example.com/many/2']);
+      await page.context().close();
+    } finally {
+      await many.close();
+    }
   });
 });

@@ -551,6 +551,29 @@ describe(`imports count against the daily link limit (${dialectName})`, () => {
     expect(refused.statusCode, refused.body).toBe(429);
     expect(refused.json()).toMatchObject({ code: 'RATE_LIMITED' });
   });
+
+  it('a dry run stops where the real run would, on the same code, and uses none of the day’s allowance', async () => {
+    const user = await t.createUser('pro');
+    const links = Array.from({ length: 8 }, (_, i) => ({ code: `dry-daily-${i}`, url: `https://example.com/dry-daily/${i}` }));
+    const source = await fake('shlink', { links, pageSize: 3 });
+    const dry = await importFrom(t, user, { from: 'shlink', source: source.base, sourceKey: KEY, dryRun: true });
+    expect(dry.error?.code).toBe('RATE_LIMITED');
+    expect(dry).toMatchObject({ dryRun: true, imported: 3, failed: 0 });
+    expect(await allLinks(t, user)).toHaveLength(0);
+    const real = await importFrom(t, user, { from: 'shlink', source: source.base, sourceKey: KEY });
+    expect(real.error?.code).toBe('RATE_LIMITED');
+    expect(real).toMatchObject({ imported: dry.imported, failed: 0 });
+    expect(real.rows.map((r) => r.source)).toEqual(dry.rows.map((r) => r.source));
+  });
+
+  it('a dry run that fits says so, with no error', async () => {
+    const user = await t.createUser('pro');
+    const links = Array.from({ length: 5 }, (_, i) => ({ code: `fits-${i}`, url: `https://example.com/fits/${i}` }));
+    const source = await fake('shlink', { links, pageSize: 3 });
+    const dry = await importFrom(t, user, { from: 'shlink', source: source.base, sourceKey: KEY, dryRun: true });
+    expect(dry.error).toBeUndefined();
+    expect(dry).toMatchObject({ imported: 5, failed: 0 });
+  });
 });
 
 describe(`imports: a long Shlink history (${dialectName})`, () => {

@@ -33,17 +33,37 @@ const OUTCOME: Record<SourceImportRow['outcome'], { preview: string; done: strin
   failed: { preview: 'Cannot be imported', done: 'Not imported', icon: <IconAlertTriangle size={16} color="var(--mantine-color-orange-filled)" aria-hidden /> },
 };
 
-/** The source stopped part-way: what came in, and that another run continues where this one stopped. */
+/** The run stopped part-way (the source, or the plan's daily link limit): what came in, and that another run continues. */
 function StoppedNotice({ summary }: { summary: SourceImportSummary }) {
   if (!summary.error) return null;
-  const why = describeError(new ApiError(502, summary.error.code as ApiErrorCode, summary.error.message, null));
+  return summary.error.code === 'RATE_LIMITED' ? <LimitNotice summary={summary} /> : <SourceNotice summary={summary} />;
+}
+
+function SourceNotice({ summary }: { summary: SourceImportSummary }) {
+  const error = summary.error!;
+  const why = describeError(new ApiError(502, error.code as ApiErrorCode, error.message, null));
   const title = summary.dryRun ? 'The source stopped answering part-way through the preview' : 'The source stopped answering part-way through the import';
   const what = summary.dryRun
     ? `The preview covers the ${plural(summary.rows.length, 'link')} read before that.`
     : `${plural(summary.imported, 'link')} came in before that and stay imported. Running the import again continues: the links already imported are skipped, never made twice.`;
+  return <StopAlert code={error.code} title={title} text={`${why} ${what}`} />;
+}
+
+/** A preview stops where the import would: a page that does not fit the day's links is not made. */
+function LimitNotice({ summary }: { summary: SourceImportSummary }) {
+  const error = summary.error!;
+  const limit = error.message.replace(/^Rate limit exceeded: /, '');
+  const title = summary.dryRun ? 'Your plan’s daily link limit would stop this import part-way' : 'Your plan’s daily link limit stopped the import part-way';
+  const what = summary.dryRun
+    ? `The limit is ${limit}. The ${plural(summary.imported, 'link')} marked to be imported fit today; another run once the limit resets brings the rest.`
+    : `The limit is ${limit}. ${plural(summary.imported, 'link')} came in before that and stay imported. Running the import again once the limit resets continues: the links already imported are skipped, never made twice.`;
+  return <StopAlert code={error.code} title={title} text={what} />;
+}
+
+function StopAlert({ code, title, text }: { code: string; title: string; text: string }) {
   return (
-    <Alert color="orange" title={title} role="alert" icon={<IconInfoCircle aria-hidden />} data-error-code={summary.error.code}>
-      {why} {what}
+    <Alert color="orange" title={title} role="alert" icon={<IconInfoCircle aria-hidden />} data-error-code={code}>
+      {text}
     </Alert>
   );
 }
