@@ -192,6 +192,18 @@ describe.skipIf(!hasChromium)('importing from another shortener in Chromium', ()
       await section.getByRole('alert').filter({ hasText: 'Your plan’s daily link limit stopped the import part-way' }).waitFor();
       await section.getByText('3 links came in before that and stay imported', { exact: false }).waitFor();
       expect(await longsOf(page)).toEqual(['https://example.com/many/0', 'https://example.com/many/1', 'https://example.com/many/2']);
+
+      // The create form says the same limit in the same words once the day's last two links are made.
+      await page.goto(`${server.url}/app/links`);
+      await expectOneH1(page, 'Links');
+      for (const n of [3, 4, 5]) {
+        await page.getByLabel('Destination URL').fill(`https://example.com/many/${n}`);
+        await page.getByRole('button', { name: 'Create link' }).click();
+        if (n < 5) await expect.poll(async () => (await longsOf(page)).length).toBe(n + 1);
+      }
+      await page.getByText("Your plan's limit of 5 links per day is reached. It starts again at midnight UTC", { exact: false }).first().waitFor();
+      expect(await page.getByText(/\bRATE_LIMITED\b|Wait a moment/).count()).toBe(0);
+      expect(await longsOf(page)).toHaveLength(5);
       await page.context().close();
     } finally {
       await many.close();

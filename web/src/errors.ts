@@ -111,11 +111,22 @@ function inPeoplesWords(message: string, labels: FieldLabels, field: string | un
   return capitalised(text);
 }
 
+/**
+ * A counted limit (`5 links per day`) and when it starts again (src/usage/windows.ts: fixed UTC windows): "wait a
+ * moment" said of the plan's daily link limit sent people to try again all day.
+ */
+function limitInWords(limit: string): string {
+  if (limit.endsWith(' per day')) return `Your plan's limit of ${limit} is reached. It starts again at midnight UTC`;
+  if (limit.endsWith(' per month')) return `Your plan's limit of ${limit} is reached. It starts again on the 1st of next month (UTC)`;
+  if (limit.endsWith(' per hour')) return `Your plan's limit of ${limit} is reached. It starts again at the top of the hour`;
+  return `Too many requests in a short time (${limit}). Wait a moment and try again`;
+}
+
 /** Refusals whose API sentence does not tell a person what to do next. */
 const BY_CODE: Partial<Record<ApiErrorCode, (error: ApiError) => string | undefined>> = {
   INTERNAL_ERROR: () => "Something went wrong on the server. Try again; if it keeps happening, the server's log says why",
   UNEXPECTED_RESPONSE: (e) => `The server could not answer just now${e.status ? ` (HTTP ${e.status})` : ''}. Try again in a moment`,
-  RATE_LIMITED: (e) => `Too many requests in a short time (${e.message.replace(/^Rate limit exceeded: /, '')}). Wait a moment and try again`,
+  RATE_LIMITED: (e) => limitInWords(e.message.replace(/^Rate limit exceeded: /, '')),
   INVALID_BODY: (e) => (e.message === 'Give at least one field to change' ? 'Change something before saving' : undefined),
   NOT_FOUND: (e) => (e.message.startsWith('No route for ') ? 'This server does not offer that yet: reload the page, or update the server' : undefined),
 };
