@@ -1,10 +1,9 @@
-import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeSource, type FakeSource } from '../helpers/fake-sources.js';
 import { killAll, removeDir, runCli, startServer, tempDir, type ServerProcess } from '../helpers/processes.js';
-import { BROWSER_UA, describeViolations, expectOneH1, hasChromium, launch, PHONE, signIn, signUp } from './browser.js';
+import { BROWSER_UA, expectOneH1, hasChromium, launch, PHONE, seriousViolations, signIn, signUp } from './browser.js';
 
 /**
  * The import page's second section (issue 31): links of another shortener, previewed as a dry run before anything is
@@ -67,15 +66,13 @@ describe.skipIf(!hasChromium)('importing from another shortener in Chromium', ()
   };
 
   const scheme = (page: Page) => page.evaluate(() => document.documentElement.getAttribute('data-mantine-color-scheme'));
-  /** axe's critical and serious findings on the section, in the light scheme and then the dark one. */
+  /** axe's critical and serious findings on the import page, the section's result included, in light and then dark. */
   const sectionViolations = async (page: Page, label: string): Promise<string[]> => {
     const found: string[] = [];
     for (const colorScheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme, reducedMotion: 'reduce' });
       await expect.poll(() => scheme(page)).toBe(colorScheme);
-      const results = await new AxeBuilder({ page }).include(SECTION).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-      const serious = results.violations.filter((v) => v.impact === 'critical' || v.impact === 'serious');
-      found.push(...describeViolations(serious).map((line) => `${label}, ${colorScheme}: ${line}`));
+      found.push(...(await seriousViolations(page, `${label}, ${colorScheme}`)));
     }
     return found;
   };
