@@ -115,6 +115,9 @@ function inPeoplesWords(message: string, labels: FieldLabels, field: string | un
  * A counted limit (`5 links per day`) and when it starts again (src/usage/windows.ts: fixed UTC windows): "wait a
  * moment" said of the plan's daily link limit sent people to try again all day.
  */
+/** The limit a RATE_LIMITED message names: `5 links per day` of "Rate limit exceeded: 5 links per day". */
+export const limitNamedIn = (message: string): string => message.replace(/^Rate limit exceeded: /, '');
+
 function limitInWords(limit: string): string {
   if (limit.endsWith(' per day')) return `Your plan's limit of ${limit} is reached. It starts again at midnight UTC`;
   if (limit.endsWith(' per month')) return `Your plan's limit of ${limit} is reached. It starts again on the 1st of next month (UTC)`;
@@ -126,7 +129,7 @@ function limitInWords(limit: string): string {
 const BY_CODE: Partial<Record<ApiErrorCode, (error: ApiError) => string | undefined>> = {
   INTERNAL_ERROR: () => "Something went wrong on the server. Try again; if it keeps happening, the server's log says why",
   UNEXPECTED_RESPONSE: (e) => `The server could not answer just now${e.status ? ` (HTTP ${e.status})` : ''}. Try again in a moment`,
-  RATE_LIMITED: (e) => limitInWords(e.message.replace(/^Rate limit exceeded: /, '')),
+  RATE_LIMITED: (e) => limitInWords(limitNamedIn(e.message)),
   INVALID_BODY: (e) => (e.message === 'Give at least one field to change' ? 'Change something before saving' : undefined),
   NOT_FOUND: (e) => (e.message.startsWith('No route for ') ? 'This server does not offer that yet: reload the page, or update the server' : undefined),
 };

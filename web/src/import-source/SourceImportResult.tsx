@@ -3,7 +3,7 @@ import { IconAlertTriangle, IconCircleCheck, IconInfoCircle, IconPlayerSkipForwa
 import type { ReactNode } from 'react';
 import { ApiError, type ApiErrorCode } from '../api';
 import { CopyValue } from '../components/ui';
-import { describeError } from '../errors';
+import { describeError, limitNamedIn } from '../errors';
 import type { SourceImportRow, SourceImportSummary } from './sources';
 
 /** Rows the table shows at once; the counts above it cover every link of the source. */
@@ -52,7 +52,7 @@ function SourceNotice({ summary }: { summary: SourceImportSummary }) {
 /** A preview stops where the import would: a page that does not fit the day's links is not made. */
 function LimitNotice({ summary }: { summary: SourceImportSummary }) {
   const error = summary.error!;
-  const limit = error.message.replace(/^Rate limit exceeded: /, '');
+  const limit = limitNamedIn(error.message);
   const title = summary.dryRun ? 'Your plan’s daily link limit would stop this import part-way' : 'Your plan’s daily link limit stopped the import part-way';
   const what = summary.dryRun
     ? `The limit is ${limit}. The ${plural(summary.imported, 'link')} marked to be imported fit today; another run once the limit resets brings the rest.`
