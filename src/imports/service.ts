@@ -309,15 +309,13 @@ class SourceImportRun {
     return { link, row, tags: link.tags, placement, visits };
   }
 
-  /** Links a dry run would have made on its pages so far: what a real run would have charged and kept. */
-  private dryRunMade = 0;
-
   /**
    * A dry run: what would clash with a link already on Snip, and where the day's link limit would stop the run (a
    * real run charges each page whole before writing it); nothing is written or charged.
    */
   private async check(planned: Planned[]): Promise<void> {
-    if (this.mode.charge) await this.deps.usage.checkLinks(this.caller, this.dryRunMade, planned.length);
+    // In a dry run only this method counts links as imported: those are the ones its earlier pages would have made.
+    if (this.mode.charge) await this.deps.usage.checkLinks(this.caller, this.summary.imported, planned.length);
     for (const item of planned) {
       const { row, placement } = item;
       const key = row.legacy_path !== null ? { legacyPath: row.legacy_path } : placement.kind === 'kept' ? { code: row.code } : null;
@@ -326,7 +324,6 @@ class SourceImportRun {
         continue;
       }
       this.imported(item, row);
-      this.dryRunMade += 1;
       this.summary.clicks += Number(row.imported_clicks);
     }
   }
