@@ -3,17 +3,6 @@ import { cycleOf, decide, type Decision } from '../usage/tracked-clicks.js';
 import type { AccountClickState, ClickBatch } from './repository.js';
 import type { Visit } from './visit.js';
 
-/** The billing cycles a batch's visits fall in, with the accounts visited in each (whose states are read). */
-export function accountsByCycle(visits: readonly Visit[]): Map<string, Set<string>> {
-  const cycles = new Map<string, Set<string>>();
-  for (const v of visits) {
-    const cycle = cycleOf(v.atMs);
-    if (!cycles.has(cycle)) cycles.set(cycle, new Set());
-    cycles.get(cycle)!.add(v.accountId);
-  }
-  return cycles;
-}
-
 /**
  * Judges each visit, in order, against its account's tracked-click allowance (track, grace or pause), and says
  * what usage to add: the rules of spec 3.3, with no I/O (`states` are the accounts' rows, by cycle).

@@ -3,18 +3,17 @@ import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Plans } from '../plans.js';
 import type { Clock } from '../clock.js';
-import type { DomainEvents, EventBus } from '../events/bus.js';
+import type { EventBus } from '../events/bus.js';
 import type { EventOutbox } from '../events/outbox.js';
 import type { GeoIp } from './geoip.js';
 import { ClickJournal, type JournalPosition } from './journal.js';
 import type { AccountClickState, ClickBatch, ClicksRepository } from './repository.js';
-import { referrerHost, software } from './user-agent.js';
+import { referrerHost } from './user-agent.js';
 import type { Visit } from './visit.js';
 import { RecurringFailure } from '../runtime/recurring-failure.js';
-import { accountsByCycle, judgeAllowance } from './allowance.js';
-import { buildClickBatch } from './click-batch.js';
+import { LRUCache } from 'lru-cache';
+import { OpenBatch, type ClosedBatch, type KnownAllowance } from './open-batch.js';
 import { VisitorHasher } from './visitor-hash.js';
-import { dayOf } from './day.js';
 
 /** What the redirect hands over for a counted visit. */
 export interface CapturedVisit {
@@ -35,17 +34,21 @@ export const CLICK_FLUSH_MS = 100;
 
 /**
  * Records clicks without slowing the redirect and without losing one: `record` writes the visit to the journal
- * (one synchronous append) before the redirect answers; every CLICK_FLUSH_MS the gathered visits are enriched
- * (browser, OS, device), judged against the account's tracked-click allowance, and committed in one
- * transaction together with the journal checkpoint. After a crash, the next start replays the journal past
+ * (one synchronous append) before the redirect answers, and folds it into the open batch (src/clicks/open-batch.ts);
+ * every CLICK_FLUSH_MS the batch is closed (its accounts' tracked-click allowances read and checked) and committed
+ * in one transaction together with the journal checkpoint. After a crash, the next start replays the journal past
  * its checkpoint. The raw IP is used for the place and the visitor hash here and never leaves this function.
  */
 export class ClickRecorder {
   /** Visits of this event-loop turn, waiting for their journal write. */
   private unjournaled: Visit[] = [];
   private journaled: { promise: Promise<void>; resolve: () => void } | null = null;
-  /** Journaled visits waiting for their database commit. */
-  private pending: Visit[] = [];
+  /** Journaled visits, folded into what their commit writes. */
+  private open: OpenBatch;
+  /** Batches closed to new visits and waiting for their commit, oldest first, each with its journal position. */
+  private readonly queue: { open: OpenBatch; position: JournalPosition | null }[] = [];
+  /** What the last commits read of accounts' allowances: the open batch folds their visits on it. */
+  private readonly known = new LRUCache<string, KnownAllowance>({ max: 10_000, ttl: 10_000 });
   private lastPosition: JournalPosition | null = null;
   private scheduled = false;
   private flushing: Promise<void> = Promise.resolve();
@@ -68,11 +71,17 @@ export class ClickRecorder {
   ) {
     this.commitFailures = new RecurringFailure(log, 'committing clicks');
     this.visitors = new VisitorHasher(secret);
+    this.open = this.newBatch(true);
+  }
+
+  /** `known`: whether to fold visits on what earlier commits read (a recovered journal's visits are all judged). */
+  private newBatch(known: boolean): OpenBatch {
+    return new OpenBatch(known ? (key) => this.known.get(key) : () => undefined, (accountId) => this.outbox.wants('link.click', accountId), () => this.bus.listening('link.click'));
   }
 
   /** Visits taken but not yet committed to the database (the operator's status panel). */
   get backlog(): number {
-    return this.unjournaled.length + this.pending.length;
+    return this.unjournaled.length + this.open.size + this.queue.reduce((n, q) => n + q.open.size, 0);
   }
 
   /**
@@ -121,7 +130,7 @@ export class ClickRecorder {
       // with the next batch as usual but would not survive a crash.
       this.log.error({ err: error, visits: visits.length }, 'could not write the click journal');
     }
-    for (const v of visits) this.pending.push(v);
+    for (const v of visits) this.open.add(v);
     resolve();
     if (!this.scheduled) {
       this.scheduled = true;
@@ -135,7 +144,7 @@ export class ClickRecorder {
   async settle(): Promise<void> {
     if (this.journaled) await this.journaled.promise;
     await this.flushing;
-    if (this.pending.length > 0) {
+    if (this.open.size > 0 || this.queue.length > 0) {
       this.flushing = this.flushing.then(() => this.flush());
       await this.flushing;
     }
@@ -170,83 +179,62 @@ export class ClickRecorder {
 
   /** Commits a batch of visits read back from an orphaned journal, with that journal's checkpoint. */
   private async replay(visits: Visit[], journalId: string, position: JournalPosition): Promise<void> {
-    if (visits.length > 0) await this.repo.commit(await this.batch(visits, { journalId, position }));
-    if (this.bus.listening('link.click')) for (const v of visits) this.emitClick(v);
+    const open = this.newBatch(false);
+    for (const v of visits) open.add(v);
+    if (open.size > 0) await this.repo.commit((await this.closeBatch(open, { journalId, position })).batch);
+    for (const event of open.heard) this.bus.emit('link.click', event);
   }
 
   private async flush(): Promise<void> {
     this.scheduled = false;
-    const visits = this.pending;
-    const position = this.lastPosition;
-    this.pending = [];
-    if (visits.length === 0 || !position) return;
-    try {
-      await this.repo.commit(await this.batch(visits, { journalId: this.journal.id, position }));
-    } catch (error) {
-      // Still in the journal: the next start replays them. Keep them queued to try again meanwhile; the retries
-      // come every second, so only the first failure of a run of them is an error.
-      this.commitFailures.failed(error, { visits: visits.length });
-      this.pending = [...visits, ...this.pending];
-      if (!this.scheduled) {
-        this.scheduled = true;
-        setTimeout(() => {
-          this.flushing = this.flushing.then(() => this.flush());
-        }, 1_000).unref();
+    if (this.open.size > 0) {
+      this.queue.push({ open: this.open, position: this.lastPosition });
+      this.open = this.newBatch(true);
+    }
+    // In order: a batch's checkpoint covers the visits of every batch before it.
+    while (this.queue.length > 0) {
+      const { open, position } = this.queue[0]!;
+      let closed: ClosedBatch;
+      try {
+        closed = await this.closeBatch(open, position && { journalId: this.journal.id, position });
+        await this.repo.commit(closed.batch);
+      } catch (error) {
+        // Still in the journal: the next start replays them. Kept queued meanwhile, and closed again against fresh
+        // rows when retried; the retries come every second, so only the first failure of a run of them is an error.
+        this.commitFailures.failed(error, { visits: this.backlog });
+        if (!this.scheduled) {
+          this.scheduled = true;
+          setTimeout(() => {
+            this.flushing = this.flushing.then(() => this.flush());
+          }, 1_000).unref();
+        }
+        return;
       }
-      return;
+      this.queue.shift();
+      this.commitFailures.succeeded({ visits: open.size });
+      for (const [key, allowance] of closed.allowances) this.known.set(key, allowance);
+      // Committed: from here on nothing may put these visits back in the queue.
+      if (position) {
+        try {
+          this.journal.compact(position);
+        } catch (error) {
+          this.log.error({ err: error }, 'could not tidy the click journal');
+        }
+      }
+      // For in-process listeners, after the commit; webhooks get theirs from the outbox, written in the commit.
+      for (const event of open.heard) this.bus.emit('link.click', event);
     }
-    this.commitFailures.succeeded({ visits: visits.length });
-    // Committed: from here on nothing may put these visits back in the queue.
-    try {
-      this.journal.compact(position);
-    } catch (error) {
-      this.log.error({ err: error }, 'could not tidy the click journal');
-    }
-    if (this.bus.listening('link.click')) for (const v of visits) this.emitClick(v);
   }
 
-  /** For in-process listeners, after the commit; webhooks get theirs from the outbox, written in the commit. */
-  private emitClick(v: Visit): void {
-    if (v.agent === null) this.bus.emit('link.click', clickEvent(v));
-  }
-
-  private async batch(all: Visit[], checkpoint: ClickBatch['checkpoint']): Promise<ClickBatch> {
-    const visits = all.filter((v) => v.agent === null);
-    const agentClicks = countAgentClicks(all);
-    const events = visits.filter((v) => this.outbox.wants('link.click', v.accountId)).map(clickEvent);
+  /** Reads the batch's accounts as they are now and closes the batch against them. */
+  private async closeBatch(open: OpenBatch, checkpoint: ClickBatch['checkpoint']): Promise<ClosedBatch> {
     const states = new Map<string, AccountClickState[]>();
-    for (const [cycle, accounts] of accountsByCycle(visits)) states.set(cycle, await this.repo.accountStates([...accounts], cycle));
-    const { decisions, usage } = judgeAllowance(visits, states, this.plans);
-    const batch: ClickBatch = { clicks: [], visitors: [], rollups: [], linkClicks: new Map(), usage, checkpoint, events, agentClicks, addresses: [] };
+    for (const [cycle, accounts] of open.accountsByCycle()) states.set(cycle, await this.repo.accountStates(accounts, cycle));
     // The journal id is unique per process run, so a counter after it is a unique id at no random cost.
-    return await buildClickBatch(visits, decisions, batch, () => `clk_${this.journal.id}_${(this.sequence++).toString(36).padStart(8, '0')}`);
+    const closed = await open.close(states, this.plans, () => `clk_${this.journal.id}_${(this.sequence++).toString(36).padStart(8, '0')}`);
+    closed.batch.checkpoint = checkpoint;
+    return closed;
   }
-
-
 }
-
-/** Agents' visits summed per link, day and agent: all that is kept of them. */
-function countAgentClicks(visits: readonly Visit[]): ClickBatch['agentClicks'] {
-  const rows = new Map<string, ClickBatch['agentClicks'][number]>();
-  for (const v of visits) {
-    if (v.agent === null) continue;
-    const day = dayOf(v.atMs);
-    const key = `${v.linkId}|${day}|${v.agent}`;
-    const row = rows.get(key);
-    if (row) row.clicks += 1;
-    else rows.set(key, { link_id: v.linkId, account_id: v.accountId, day, agent: v.agent, clicks: 1 });
-  }
-  return [...rows.values()];
-}
-
-const clickEvent = (v: Visit): DomainEvents['link.click'] => ({
-  linkId: v.linkId,
-  accountId: v.accountId,
-  at: new Date(v.atMs).toISOString(),
-  country: v.country,
-  device: software(v.userAgent).device,
-  referrer: v.referrer,
-  userAgent: v.userAgent,
-});
 
 export const newSecret = (): string => randomBytes(32).toString('hex');

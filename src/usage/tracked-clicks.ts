@@ -62,3 +62,24 @@ export function decide(state: TrackedState, nowMs: number): Decision {
   const started = state.graceStartedAtMs ?? nowMs;
   return nowMs - started < GRACE_DAYS * DAY_MS ? 'grace' : 'pause';
 }
+
+/**
+ * How many more clicks `decide` records as tracked from `state` on, whatever their time: Infinity without a limit or
+ * a cap. The click recorder folds that many of an account's visits without judging each (src/clicks/open-batch.ts).
+ */
+export function trackableAhead(state: TrackedState): number {
+  const { plan, tracked } = state;
+  const included = plan.trackedClicksPerMonth;
+  if (included === null) return Infinity;
+  const within = Math.max(0, included - tracked);
+  const per1000 = plan.overageCentsPer1000;
+  if (per1000 === null) return within;
+  const cap = effectiveCapCents(plan, state.accountCapCents);
+  if (cap === null || per1000 <= 0) return Infinity;
+  let ahead = Math.max(within, included + Math.floor((cap * 1000) / per1000) - tracked);
+  // The division is in floating point, decide's comparison too: the boundary is what decide says it is.
+  const tracks = (n: number) => decide({ ...state, tracked: n }, 0) === 'track';
+  while (ahead > 0 && !tracks(tracked + ahead - 1)) ahead -= 1;
+  while (tracks(tracked + ahead)) ahead += 1;
+  return ahead;
+}

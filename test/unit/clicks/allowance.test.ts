@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PLANS } from '../../../src/plans.js';
-import { accountsByCycle, judgeAllowance } from '../../../src/clicks/allowance.js';
+import { judgeAllowance } from '../../../src/clicks/allowance.js';
 import type { AccountClickState } from '../../../src/clicks/repository.js';
 import { visit } from './visits.js';
 
@@ -15,23 +15,6 @@ const account = (id: string, tier: string, tracked: number, extra: Partial<Accou
   overage_limit_cents: null,
   grace_started_at: null,
   ...extra,
-});
-
-describe('accountsByCycle', () => {
-  it('groups the accounts visited by the UTC month of each visit', () => {
-    const visits = [
-      visit({ accountId: 'a', atMs: Date.parse('2026-05-31T23:59:59Z') }),
-      visit({ accountId: 'b', atMs: Date.parse('2026-06-01T00:00:01Z') }),
-      visit({ accountId: 'a', atMs: Date.parse('2026-06-01T00:00:02Z') }),
-      visit({ accountId: 'a', atMs: Date.parse('2026-05-01T00:00:00Z') }),
-    ];
-    expect(accountsByCycle(visits)).toEqual(
-      new Map([
-        ['2026-05', new Set(['a'])],
-        ['2026-06', new Set(['b', 'a'])],
-      ]),
-    );
-  });
 });
 
 describe('judgeAllowance', () => {

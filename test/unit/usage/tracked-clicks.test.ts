@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PLANS, type PlanLimits } from '../../../src/plans.js';
-import { cycleBounds, cycleOf, decide, effectiveCapCents, GRACE_DAYS, overageChargeCents } from '../../../src/usage/tracked-clicks.js';
+import { cycleBounds, cycleOf, decide, effectiveCapCents, GRACE_DAYS, overageChargeCents, trackableAhead, type TrackedState } from '../../../src/usage/tracked-clicks.js';
 
 const DAY_MS = 86_400_000;
 const now = Date.parse('2026-05-20T12:00:00Z');
@@ -74,5 +74,36 @@ describe('decide', () => {
     expect(decide(state(free, 1_000), now)).toBe('grace'); // the grace starts with this click
     expect(decide(state(free, 1_500, { graceStartedAtMs: now - 7 * DAY_MS + 1 }), now)).toBe('grace');
     expect(decide(state(free, 1_500, { graceStartedAtMs: now - 7 * DAY_MS }), now)).toBe('pause');
+  });
+});
+
+describe('trackableAhead', () => {
+  const at = (plan: PlanLimits, tracked: number, accountCapCents: number | null = null): TrackedState => ({ plan, accountCapCents, tracked, graceStartedAtMs: null });
+  /** The first click from `state` on that decide does not track, counting up one by one. */
+  const boundary = (state: TrackedState, upTo: number) => {
+    for (let k = 0; k < upTo; k++) if (decide({ ...state, tracked: state.tracked + k }, now) !== 'track') return k;
+    return Infinity;
+  };
+
+  it("agrees with decide, click by click, on every plan's limit and cap", () => {
+    const cases: TrackedState[] = [
+      at(DEFAULT_PLANS.free, 0),
+      at(DEFAULT_PLANS.free, 999),
+      at(DEFAULT_PLANS.free, 1_000),
+      at(DEFAULT_PLANS.free, 5_000),
+      at(DEFAULT_PLANS.pro, 116_000), // 50,000 included, then 15 cents per 1,000 up to the 1,000-cent cap
+      at(DEFAULT_PLANS.pro, 116_666),
+      at(DEFAULT_PLANS.pro, 116_667),
+      at(DEFAULT_PLANS.pro, 49_990, 1), // an account's own cap of one cent: 66 clicks beyond the included
+      at(DEFAULT_PLANS.pro, 50_066, 1),
+      at({ ...DEFAULT_PLANS.pro, overageCentsPer1000: 7 }, 50_000, 3), // 3,000 / 7 is no whole number
+    ];
+    for (const state of cases) expect(trackableAhead(state), JSON.stringify(state)).toBe(boundary(state, 100_000));
+  });
+
+  it('is unlimited without a limit or without a cap', () => {
+    expect(trackableAhead(at(DEFAULT_PLANS.enterprise, 10_000_000))).toBe(Infinity);
+    expect(trackableAhead(at(DEFAULT_PLANS.builder, 10_000_000))).toBe(Infinity);
+    expect(trackableAhead(at(DEFAULT_PLANS.pro, 10_000_000, 0))).toBe(Infinity); // 0: the account removed its cap
   });
 });
