@@ -1,21 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PLANS } from '../../../src/plans.js';
 import { judgeAllowance } from '../../../src/clicks/allowance.js';
-import type { AccountClickState } from '../../../src/clicks/repository.js';
-import { visit } from './visits.js';
+import { account, visit } from './visits.js';
 
 const DAY_MS = 86_400_000;
 const may = Date.parse('2026-05-20T10:00:00Z');
-
-const account = (id: string, tier: string, tracked: number, extra: Partial<AccountClickState> = {}): AccountClickState => ({
-  account_id: id,
-  tier,
-  role: 'member',
-  tracked_clicks: tracked,
-  overage_limit_cents: null,
-  grace_started_at: null,
-  ...extra,
-});
 
 describe('judgeAllowance', () => {
   it('tracks within the allowance and counts what it adds per account and cycle', () => {

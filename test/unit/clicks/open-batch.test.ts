@@ -6,19 +6,10 @@ import type { AccountClickState, ClickBatch } from '../../../src/clicks/reposito
 import type { Visit } from '../../../src/clicks/visit.js';
 import { DEFAULT_PLANS, limitsOf } from '../../../src/plans.js';
 import { trackableAhead } from '../../../src/usage/tracked-clicks.js';
-import { IPHONE, visit } from './visits.js';
+import { account as row, IPHONE, visit } from './visits.js';
 
 const may = Date.parse('2026-05-20T10:00:00Z');
 const CYCLE = '2026-05';
-
-const row = (id: string, tier: string, tracked: number): AccountClickState => ({
-  account_id: id,
-  tier,
-  role: 'member',
-  tracked_clicks: tracked,
-  overage_limit_cents: null,
-  grace_started_at: null,
-});
 
 /** What an earlier commit would have taught the batch about `r`. */
 const knownFrom = (r: AccountClickState): KnownAllowance => {

@@ -1,3 +1,4 @@
+import type { AccountClickState } from '../../../src/clicks/repository.js';
 import type { Visit } from '../../../src/clicks/visit.js';
 
 export const FIREFOX = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:125.0) Gecko/20100101 Firefox/125.0';
@@ -23,3 +24,14 @@ export function visit(overrides: Partial<Visit> = {}): Visit {
     ...overrides,
   };
 }
+
+/** An account's row as a click batch reads it: `tracked` clicks so far in the cycle. */
+export const account = (id: string, tier: string, tracked: number, extra: Partial<AccountClickState> = {}): AccountClickState => ({
+  account_id: id,
+  tier,
+  role: 'member',
+  tracked_clicks: tracked,
+  overage_limit_cents: null,
+  grace_started_at: null,
+  ...extra,
+});
