@@ -136,7 +136,8 @@ export class OpenBatch {
         graceStartedAtMs: row.grace_started_at ? Date.parse(row.grace_started_at) : null,
       };
       // Folded as tracked: charged for as far as the allowance really went (another instance may have used it).
-      const charged = Math.min(part.tracked, trackableAhead(state));
+      const ahead = trackableAhead(state);
+      const charged = Math.min(part.tracked, ahead);
       if (part.tracked > 0) builders.push(part.builder);
       const judged = new ClickBatchBuilder();
       let added = charged;
@@ -153,7 +154,9 @@ export class OpenBatch {
         added += judgedUsage[0]?.tracked ?? 0;
         graceStartedAt = judgedUsage[0]?.grace_started_at ?? null;
       }
-      if (added > 0 || graceStartedAt !== null) usage.push({ account_id: part.accountId, cycle: part.cycle, tracked: added, grace_started_at: graceStartedAt });
+      // Where the bound is money (a paid overage with a cap), the commit holds usage to it whatever other instances add.
+      const trackedAtMost = state.plan.overageCentsPer1000 !== null && Number.isFinite(ahead) ? state.tracked + ahead : null;
+      if (added > 0 || graceStartedAt !== null) usage.push({ account_id: part.accountId, cycle: part.cycle, tracked: added, grace_started_at: graceStartedAt, trackedAtMost });
       const next: TrackedState = {
         ...state,
         tracked: state.tracked + added,

@@ -16,7 +16,17 @@ export interface ClickBatch {
   rollups: RollupRow[];
   /** Clicks to add to links' totals (visits the redirect had not counted itself). */
   linkClicks: Map<string, number>;
-  usage: { account_id: string; cycle: string; tracked: number; grace_started_at: string | null }[];
+  usage: {
+    account_id: string;
+    cycle: string;
+    tracked: number;
+    grace_started_at: string | null;
+    /**
+     * The most tracked clicks the account may reach in the cycle when that bound is money (a paid overage with a cap),
+     * as the batch read it: instances committing batches judged on the same read never charge past the cap.
+     */
+    trackedAtMost?: number | null;
+  }[];
   checkpoint: { journalId: string; position: JournalPosition } | null;
   /** `link.click` events for the outbox: only visits to accounts with a click webhook. */
   events: DomainEvents['link.click'][];
@@ -224,12 +234,16 @@ export class ClicksRepository {
         if (Number(done.numUpdatedRows) === 0) throw new SettleConflict(`the visits of ${settle.id} were recorded by another import`);
       }
       for (const u of batch.usage) {
+        const most = u.trackedAtMost ?? null;
+        const added = sql<number>`account_usage.tracked_clicks + excluded.tracked_clicks`;
+        // Never below what is there (a cap lowered after its clicks were tracked), never past the bound.
+        const [least, greatest] = this.dialect === 'postgres' ? ['least', 'greatest'] : ['min', 'max'];
         await trx
           .insertInto('account_usage')
-          .values({ account_id: u.account_id, cycle: u.cycle, tracked_clicks: u.tracked, grace_started_at: u.grace_started_at })
+          .values({ account_id: u.account_id, cycle: u.cycle, tracked_clicks: most === null ? u.tracked : Math.min(u.tracked, most), grace_started_at: u.grace_started_at })
           .onConflict((oc) =>
             oc.columns(['account_id', 'cycle']).doUpdateSet({
-              tracked_clicks: sql`account_usage.tracked_clicks + excluded.tracked_clicks`,
+              tracked_clicks: most === null ? added : sql`${sql.raw(greatest)}(account_usage.tracked_clicks, ${sql.raw(least)}(${added}, ${most}))`,
               grace_started_at: sql`coalesce(account_usage.grace_started_at, excluded.grace_started_at)`,
             }),
           )

@@ -29,7 +29,7 @@ const written = (b: ClickBatch) => ({
   addresses: b.addresses.map((a) => `${a.link_id} ${a.address} ${a.at}`).sort(),
   clicks: b.clicks.map(({ id: _, ...c }) => JSON.stringify(c)).sort(),
   linkClicks: [...b.linkClicks].sort(),
-  usage: [...b.usage].sort((x, y) => x.account_id.localeCompare(y.account_id)),
+  usage: [...b.usage].sort((x, y) => x.account_id.localeCompare(y.account_id)).map(({ trackedAtMost: _, ...u }) => u),
 });
 
 /** The same visits judged one by one, as every visit was before batches were folded. */
@@ -63,9 +63,11 @@ describe('OpenBatch', () => {
     const { batch, allowances } = await close(open, rows);
     expect(written(batch)).toEqual(written(await judgedOneByOne(visits, rows)));
     expect(batch.usage).toEqual([
-      { account_id: 'far', cycle: CYCLE, tracked: 40, grace_started_at: null },
-      { account_id: 'near', cycle: CYCLE, tracked: 40, grace_started_at: new Date(may + 6_000).toISOString() },
-      { account_id: 'unseen', cycle: CYCLE, tracked: 40, grace_started_at: null },
+      // Pro's bound is money (50,000 included, then 15 cents per 1,000 up to its 1,000-cent cap): the commit holds
+      // usage to it. Free's is not: its clicks past the included go on counting, into grace.
+      { account_id: 'far', cycle: CYCLE, tracked: 40, grace_started_at: null, trackedAtMost: 116_666 },
+      { account_id: 'near', cycle: CYCLE, tracked: 40, grace_started_at: new Date(may + 6_000).toISOString(), trackedAtMost: null },
+      { account_id: 'unseen', cycle: CYCLE, tracked: 40, grace_started_at: null, trackedAtMost: null },
     ]);
     // What the next batch folds on: the rows plus what this one added.
     expect(allowances.get(allowanceKey('far', CYCLE))!.state.tracked).toBe(50);
@@ -78,7 +80,7 @@ describe('OpenBatch', () => {
     for (let i = 0; i < 5; i++) open.add(visit({ atMs: may + i }));
     const { batch } = await close(open, [row('acct-1', 'free', 999)]);
     // Recorded as they were folded (visible), but only one is charged: nothing is tracked past the limit.
-    expect(batch.usage).toEqual([{ account_id: 'acct-1', cycle: CYCLE, tracked: 1, grace_started_at: null }]);
+    expect(batch.usage).toEqual([{ account_id: 'acct-1', cycle: CYCLE, tracked: 1, grace_started_at: null, trackedAtMost: null }]);
     expect(batch.rollups.find((r) => r.dimension === 'total')).toMatchObject({ clicks: 5, grace_cycle: '' });
   });
 
@@ -87,8 +89,8 @@ describe('OpenBatch', () => {
     for (let i = 0; i < 3; i++) open.add(visit({ atMs: may + i }));
     const first = await close(open, [row('acct-1', 'free', 0)]);
     const retried = await close(open, [row('acct-1', 'free', 999)]);
-    expect(first.batch.usage).toEqual([{ account_id: 'acct-1', cycle: CYCLE, tracked: 3, grace_started_at: null }]);
-    expect(retried.batch.usage).toEqual([{ account_id: 'acct-1', cycle: CYCLE, tracked: 3, grace_started_at: new Date(may + 1).toISOString() }]);
+    expect(first.batch.usage).toEqual([{ account_id: 'acct-1', cycle: CYCLE, tracked: 3, grace_started_at: null, trackedAtMost: null }]);
+    expect(retried.batch.usage).toEqual([{ account_id: 'acct-1', cycle: CYCLE, tracked: 3, grace_started_at: new Date(may + 1).toISOString(), trackedAtMost: null }]);
     expect(written(retried.batch).rollups).toContain(`link-1 2026-05-20 total=~${CYCLE}: 2`);
     expect(written(first.batch).rollups).toContain('link-1 2026-05-20 total=: 3');
   });
