@@ -3,9 +3,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
 import { buildApp } from '../../src/app.js';
+import { releaseAppSchema, takeAppSchema } from './app-schemas.js';
 import { testDatabaseUrl } from './databases.js';
 import type { Clock } from '../../src/clock.js';
 import { loadConfig, type Config } from '../../src/config.js';
@@ -63,7 +63,6 @@ export const OPERATOR_EMAIL = 'operator@snip.test';
  */
 export async function startApp(env: Record<string, string> = {}, options: { empty?: boolean } = {}): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'snip-test-'));
-  const schema = testDatabaseUrl ? `t_${randomBytes(6).toString('hex')}` : undefined;
   const config = loadConfig({
     BASE_URL: 'http://snip.test',
     DATA_DIR: dataDir,
@@ -79,7 +78,11 @@ export async function startApp(env: Record<string, string> = {}, options: { empt
   // An operation answering a code it does not declare fails the test that made it answer (src/http/declared-codes.ts).
   const undeclared: string[] = [];
   const report = (where: string, code: string) => undeclared.push(`${where}: ${code}`);
+  // On PostgreSQL a schema of the app's own: emptied after an earlier app of this worker, or new (test/helpers/app-schemas.ts).
+  const schema = testDatabaseUrl ? takeAppSchema() : undefined;
+  // An app that fails to start hands its schema to no one; the run's teardown drops it.
   const { app, core } = await buildApp(config, { clock, pgSchema: schema, onUndeclaredCode: report });
+  let closed = false;
   // A second app on the same database (a restart) finds its operator there already.
   if (!options.empty && !(await core.accounts.findForSignIn(OPERATOR_EMAIL))) await core.accounts.createAccount({ email: OPERATOR_EMAIL, tier: 'free' });
   return {
@@ -100,14 +103,12 @@ export async function startApp(env: Record<string, string> = {}, options: { empt
       return app.inject({ ...options, headers });
     },
     async close() {
+      // Once: a schema handed on twice would be two apps' at once.
+      if (closed) return;
+      closed = true;
       await app.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
-      if (schema && testDatabaseUrl) {
-        const client = new pg.Client({ connectionString: testDatabaseUrl });
-        await client.connect();
-        await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-        await client.end();
-      }
+      if (schema && testDatabaseUrl) await releaseAppSchema(testDatabaseUrl, schema);
       // After the clean-up, so that a failing test leaves no database behind.
       if (undeclared.length > 0) throw new Error(`operations answered codes they do not declare (add them to the operation's errors): ${[...new Set(undeclared)].join('; ')}`);
     },
