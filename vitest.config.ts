@@ -1,5 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
+import fs from 'node:fs';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 // Node's on-disk code cache (https://nodejs.org/api/module.html#module-compile-cache) for every process of a run: the
@@ -23,6 +24,20 @@ const appSuites = {
   // databases, and loading the app's module graph afresh for each of 64 files took over two minutes of the run.
   isolate: false,
 };
+
+/**
+ * On PostgreSQL (SNIP_TEST_DATABASE_URL, CI's second pass) the medium tier leaves out the files that cannot reach it:
+ * those that name none of the helpers that honour it nor a DATABASE_URL of their own (the CLI, crash-recovery and
+ * worker suites that start the shipped server on SQLite). They ran in the first pass, and a second run would repeat
+ * the same SQLite work (a few minutes of CI). Decided by what each file uses, so a new suite is sorted by being
+ * written; a file that starts using a database helper joins the PostgreSQL pass by itself.
+ */
+const REACHES_POSTGRES = /useTestApp|startApp|sharedDatabase|dialectName|testDatabaseUrl|DATABASE_URL/;
+function sqliteOnly(): string[] {
+  if (!process.env.SNIP_TEST_DATABASE_URL) return [];
+  const files = fs.readdirSync('test', { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.test.ts') && !/^(unit|e2e)\//.test(f));
+  return files.filter((f) => !REACHES_POSTGRES.test(fs.readFileSync(`test/${f}`, 'utf8'))).map((f) => `test/${f}`);
+}
 
 /**
  * Three tiers, chosen by where a file lives (`--project <name>`; a file named on the command line runs in the tier
@@ -49,7 +64,7 @@ export default defineConfig({
         test: {
           name: 'medium',
           include: ['test/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, 'test/unit/**', 'test/e2e/**'],
+          exclude: [...configDefaults.exclude, 'test/unit/**', 'test/e2e/**', ...sqliteOnly()],
           ...appSuites,
         },
       },
