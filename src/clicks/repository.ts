@@ -233,11 +233,11 @@ export class ClicksRepository {
           .executeTakeFirst();
         if (Number(done.numUpdatedRows) === 0) throw new SettleConflict(`the visits of ${settle.id} were recorded by another import`);
       }
+      const added = sql<number>`account_usage.tracked_clicks + excluded.tracked_clicks`;
+      const [least, greatest] = this.dialect === 'postgres' ? ['least', 'greatest'] : ['min', 'max'];
       for (const u of batch.usage) {
         const most = u.trackedAtMost ?? null;
-        const added = sql<number>`account_usage.tracked_clicks + excluded.tracked_clicks`;
         // Never below what is there (a cap lowered after its clicks were tracked), never past the bound.
-        const [least, greatest] = this.dialect === 'postgres' ? ['least', 'greatest'] : ['min', 'max'];
         await trx
           .insertInto('account_usage')
           .values({ account_id: u.account_id, cycle: u.cycle, tracked_clicks: most === null ? u.tracked : Math.min(u.tracked, most), grace_started_at: u.grace_started_at })

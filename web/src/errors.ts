@@ -111,13 +111,13 @@ function inPeoplesWords(message: string, labels: FieldLabels, field: string | un
   return capitalised(text);
 }
 
+/** The limit a RATE_LIMITED message names: `5 links per day` of "Rate limit exceeded: 5 links per day". */
+export const limitNamedIn = (message: string): string => message.replace(/^Rate limit exceeded: /, '');
+
 /**
  * A counted limit (`5 links per day`) and when it starts again (src/usage/windows.ts: fixed UTC windows): "wait a
  * moment" said of the plan's daily link limit sent people to try again all day.
  */
-/** The limit a RATE_LIMITED message names: `5 links per day` of "Rate limit exceeded: 5 links per day". */
-export const limitNamedIn = (message: string): string => message.replace(/^Rate limit exceeded: /, '');
-
 function limitInWords(limit: string): string {
   if (limit.endsWith(' per day')) return `Your plan's limit of ${limit} is reached. It starts again at midnight UTC`;
   if (limit.endsWith(' per month')) return `Your plan's limit of ${limit} is reached. It starts again on the 1st of next month (UTC)`;
