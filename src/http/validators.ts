@@ -1,8 +1,8 @@
 import type { ValidateFunction } from 'ajv';
-import { ajvOf } from '../schema/check.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { errors, type AppError } from '../errors.js';
 import { nulError } from '../schema/issues.js';
+import { compiledCheck, compiledSerializer } from './compiled-schemas.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -54,12 +54,12 @@ const firstNul = (values: unknown): string | undefined => {
  *   `%00` in their URL pay one substring search. A NUL in a JSON body is refused by the body parser
  *   (src/http/error-handler.ts).
  *
- * Call before any route is registered (it sets the validator compiler and an onRoute hook).
+ * Checks and serializers are compiled once per process (src/http/compiled-schemas.ts). Call before any route is
+ * registered (it sets the validator and serializer compilers and an onRoute hook).
  */
 export function registerValidation(app: FastifyInstance): void {
-  const text = ajvOf(true);
-  const json = ajvOf(false);
-  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? json.compile(schema) : finite(text.compile(schema))));
+  app.setValidatorCompiler(({ schema, httpPart }) => compiledCheck(schema, httpPart, finite));
+  app.setSerializerCompiler(({ schema }) => compiledSerializer(schema));
 
   app.addHook('onRoute', (route) => {
     if (route.config?.nulInUrl === 'own') return;
