@@ -53,6 +53,11 @@ export default defineConfig({
     // At least two files at once, even on two CPUs: the slowest suites (CLI, start-up, crash recovery) mostly wait
     // for the processes they spawn, so a second file runs in that time. A run-wide setting: projects cannot set it.
     maxWorkers: Math.max(2, os.availableParallelism() - 1),
+    // Reuse a worker process from one test file to the next. Run-wide, like maxWorkers: the pool reads only the root's
+    // poolOptions, so the tiers' own `isolate: false` alone still started a fresh process for every file (its whole
+    // module graph loaded and its schemas compiled again: about a second of CPU a file). Each tier's `isolate` still
+    // decides whether a file gets fresh modules in that process: the unit tier's do; the app tiers' keep theirs.
+    poolOptions: { forks: { isolate: false } },
     projects: [
       {
         test: {

@@ -219,7 +219,10 @@ describe.skipIf(!hasChromium)('the links list and link page in Chromium', () => 
 
   it('previews the UTM parameters exactly as the created link gets them', { timeout: 60_000 }, async () => {
     await page.goto(`${base()}/app/links`);
+    // The templates are asked for when the options open: a Select opened before they arrive had no option to show.
+    const templates = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/utm-templates');
     await page.getByRole('button', { name: 'More options' }).click();
+    await templates;
     await page.getByRole('combobox', { name: 'UTM template' }).click();
     await page.getByRole('option', { name: 'Black Friday' }).click();
     await page.getByLabel('Destination URL').fill('https://shop.example.com/deal?ref=a+b&utm_source=old#top');
