@@ -17,6 +17,7 @@ const serializers = new Map<string, (data: unknown) => string>();
 const strict = ajvOf(false);
 const coercing = ajvOf(true);
 
+/** `wrap` is applied once to a compiled text check and kept with it: its one caller always passes the same one. */
 export function compiledCheck(schema: object, httpPart: string | undefined, wrap: (check: ValidateFunction) => ValidateFunction): ValidateFunction {
   const body = httpPart === 'body';
   const key = `${body ? 'body' : 'text'}\u0000${JSON.stringify(schema)}`;
