@@ -57,11 +57,9 @@ export default defineConfig({
     // poolOptions, so the tiers' own `isolate: false` alone still started a fresh process for every file (its whole
     // module graph loaded and its schemas compiled again: about a second of CPU a file). Each tier's `isolate` still
     // decides whether a file gets fresh modules in that process: the unit tier's do; the app tiers' keep theirs.
-    // Not on PostgreSQL yet: there, one CI run had a file's burst of creates all answer 500 after other files had run
-    // in its process (test/security/limits.test.ts, UTM templates; it passes alone and in other orders). The worker's
-    // emptied schemas (test/helpers/app-schemas.ts) outliving a file are the first suspect; until that is found, each
-    // file on PostgreSQL gets a process of its own, as before.
-    poolOptions: { forks: { isolate: Boolean(process.env.SNIP_TEST_DATABASE_URL) } },
+    // On PostgreSQL this hands a worker's emptied schemas from file to file (test/helpers/app-schemas.ts), which now
+    // refuses to hand on one a test has dropped a table from.
+    poolOptions: { forks: { isolate: false } },
     projects: [
       {
         test: {

@@ -43,6 +43,18 @@ export async function releaseAppSchema(databaseUrl: string, schema: string): Pro
       await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
       return;
     }
+    // A test may have dropped a table of its app's database (test/mcp/mcp-quota.test.ts makes a tool fail that way):
+    // handed on, the next app (perhaps another file's, in this worker) would answer 500 wherever it needs that table.
+    // The most tables any of this run's schemas has is what a whole one has.
+    const whole = await client.query<{ most: number }>(
+      `select max(n)::int as most from (select count(*) as n from pg_tables where schemaname like $1 group by schemaname) s`,
+      [`${inject('appSchemaPrefix')}\\_%`],
+    );
+    const tables = (await client.query(`select 1 from pg_tables where schemaname = $1`, [schema])).rowCount ?? 0;
+    if (tables < (whole.rows[0]?.most ?? 0)) {
+      await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      return;
+    }
     if (rows.length > 0) await client.query(`TRUNCATE ${rows.map((r) => r.name).join(', ')}`);
     idle.push(schema);
   } catch (error) {
