@@ -47,11 +47,10 @@ export async function releaseAppSchema(databaseUrl: string, schema: string): Pro
     // handed on, the next app (perhaps another file's, in this worker) would answer 500 wherever it needs that table.
     // The most tables any of this run's schemas has is what a whole one has.
     const whole = await client.query<{ most: number }>(
-      `select max(n)::int as most from (select count(*) as n from pg_tables where schemaname like $1 group by schemaname) s`,
+      `select max(n)::int as most from (select count(*) as n from pg_tables where schemaname like $1 and tablename not like 'kysely\\_migration%' group by schemaname) s`,
       [`${inject('appSchemaPrefix')}\\_%`],
     );
-    const tables = (await client.query(`select 1 from pg_tables where schemaname = $1`, [schema])).rowCount ?? 0;
-    if (tables < (whole.rows[0]?.most ?? 0)) {
+    if (rows.length < (whole.rows[0]?.most ?? 0)) {
       await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
       return;
     }
