@@ -8,7 +8,7 @@ import type { Visit } from './visit.js';
  * what usage to add: the rules of spec 3.3, with no I/O (`states` are the accounts' rows, by cycle).
  */
 export function judgeAllowance(
-  visits: readonly Visit[],
+  visits: readonly Pick<Visit, 'accountId' | 'atMs'>[],
   states: ReadonlyMap<string, readonly AccountClickState[]>,
   plans: Plans,
 ): { decisions: Decision[]; usage: ClickBatch['usage'] } {

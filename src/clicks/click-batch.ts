@@ -1,10 +1,8 @@
 import { breathe } from '../runtime/breathe.js';
 import type { Decision } from '../usage/tracked-clicks.js';
-import { cycleOf } from '../usage/tracked-clicks.js';
-import { dayOf } from './day.js';
 import { KEPT_CLICKS_PER_LINK, type ClickBatch, type RollupRow } from './repository.js';
-import { software, type Software } from './user-agent.js';
 import type { Visit } from './visit.js';
+import { foldedOf, type FoldedVisit, type VisitProfile } from './visit-profile.js';
 
 /** A batch that writes nothing yet: what a ClickBatchBuilder fills. */
 export const emptyClickBatch = (): ClickBatch => ({
@@ -29,113 +27,119 @@ const SLICE = 256;
  */
 export const gently = (step: number): Promise<void> | undefined => ((step & (SLICE - 1)) === SLICE - 1 ? breathe() : undefined);
 
-/** The UTC hour of a time, without a Date per visit. */
-const hourOf = (ms: number): number => Math.floor(ms / 3_600_000) % 24;
-
-interface Group {
-  v: Visit;
-  sw: Software;
-  day: string;
-  grace: string;
+/** How many visits of one profile a builder took, and when the first came (an address's first visit). */
+interface Tally {
   n: number;
+  firstAtMs: number;
 }
 
-/**
- * What one commit writes for judged visits, folded in one visit at a time with no I/O: the per-link click counts,
- * the daily rollups (visits that agree on every rolled-up dimension counted as one group, so a rollup costs one
- * update per group, not seven per visit), the day's unique visitors and addresses, and the newest click records of
- * each link (only those are kept, see KEPT_CLICKS_PER_LINK). Folding as visits come keeps nothing per visit but
- * the newest records: the recorder folds each visit when it is journaled, so a flush has little left to build.
- */
-export class ClickBatchBuilder {
-  readonly groups = new Map<string, Group>();
-  readonly visitors = new Map<string, ClickBatch['visitors'][number]>();
-  readonly addresses = new Map<string, ClickBatch['addresses'][number]>();
-  readonly linkClicks = new Map<string, number>();
-  /** The newest visits per link and kind (`v` visible, `g` grace), oldest first; trimmed to KEPT_CLICKS_PER_LINK. */
-  readonly newest = new Map<string, { v: Visit; grace: string }[]>();
+/** What a builder folded of one kind of visit: tracked ones, or those recorded hidden (grace, spec 3.3). */
+class Kind {
+  readonly tallies = new Map<VisitProfile, Tally>();
+  /** The newest visits per link, oldest first; trimmed to KEPT_CLICKS_PER_LINK. */
+  readonly newest = new Map<string, FoldedVisit[]>();
 
-  /** A visit the link's total must still count (the redirect counts capped links itself), whatever its decision. */
-  count(v: Visit): void {
-    if (!v.counted) this.linkClicks.set(v.linkId, (this.linkClicks.get(v.linkId) ?? 0) + 1);
-  }
-
-  /** A recorded visit: `grace` is the billing cycle of a visit recorded hidden (spec 3.3), '' for a tracked one. */
-  add(v: Visit, grace: string): void {
-    const day = dayOf(v.atMs);
-    const sw = software(v.userAgent);
-    const key = `${v.linkId}|${day}|${grace}|${hourOf(v.atMs)}|${v.country}|${sw.device}|${sw.browser}|${sw.os}|${v.referrer}|${v.destination}`;
-    const group = this.groups.get(key);
-    if (group) group.n += 1;
-    else this.groups.set(key, { v, sw, day, grace, n: 1 });
-    const visitorKey = `${v.linkId}|${day}|${v.visitor}`;
-    if (!this.visitors.has(visitorKey)) this.visitors.set(visitorKey, { link_id: v.linkId, account_id: v.accountId, day, visitor: v.visitor, grace_cycle: grace });
-    if (v.address !== '') {
-      const addressKey = `${v.linkId}|${day}|${v.address}`;
-      if (!this.addresses.has(addressKey)) this.addresses.set(addressKey, { link_id: v.linkId, day, address: v.address, at: new Date(v.atMs).toISOString() });
-    }
-    const kind = `${grace ? 'g' : 'v'}${v.linkId}`; // visible and hidden records are kept apart
-    let newest = this.newest.get(kind);
-    if (!newest) this.newest.set(kind, (newest = []));
-    newest.push({ v, grace });
+  add(v: FoldedVisit): void {
+    const tally = this.tallies.get(v.profile);
+    if (tally) tally.n += 1;
+    else this.tallies.set(v.profile, { n: 1, firstAtMs: v.atMs });
+    let newest = this.newest.get(v.profile.linkId);
+    if (!newest) this.newest.set(v.profile.linkId, (newest = []));
+    newest.push(v);
     // Trimmed in halves, so a busy link costs a copy per KEPT_CLICKS_PER_LINK visits rather than one per visit.
     if (newest.length >= 2 * KEPT_CLICKS_PER_LINK) newest.splice(0, newest.length - KEPT_CLICKS_PER_LINK);
   }
 }
 
 /**
+ * What one commit writes for judged visits, folded in one visit at a time with no I/O and no key built: visits are
+ * tallied by their profile (src/clicks/visit-profile.ts), which the recorder hands over the same for a visitor's
+ * repeat visits, and the newest visits of each link are kept (only those become click records, see
+ * KEPT_CLICKS_PER_LINK). `finishClickBatch` turns the tallies into the per-link click counts, the daily rollups and
+ * the day's unique visitors and addresses.
+ */
+export class ClickBatchBuilder {
+  readonly tracked = new Kind();
+  readonly hidden = new Kind();
+  readonly linkClicks = new Map<string, number>();
+
+  /** A visit the link's total must still count (the redirect counts capped links itself), whatever its decision. */
+  count(v: FoldedVisit): void {
+    if (!v.counted) this.linkClicks.set(v.profile.linkId, (this.linkClicks.get(v.profile.linkId) ?? 0) + 1);
+  }
+
+  /** A recorded visit: `grace` when it is recorded hidden, in its billing cycle (spec 3.3). */
+  add(v: FoldedVisit, grace: boolean): void {
+    (grace ? this.hidden : this.tracked).add(v);
+  }
+}
+
+/**
  * Fills `batch` with what `builders` folded in, as if one builder had seen their visits in their order (the recorder
  * folds a batch's visits as they come and judges some at the flush, in a builder of their own): rollups, visitors,
- * addresses, link counts and the newest click records of each link.
+ * addresses, link counts and the newest click records of each link. A builder's tracked visits count before its
+ * hidden ones: an account's visits are tracked until its allowance runs out, then hidden.
  */
 export function finishClickBatch(builders: readonly ClickBatchBuilder[], batch: ClickBatch, nextId: () => string): ClickBatch {
   const rollups = new Map<string, RollupRow>();
   const visitors = new Map<string, ClickBatch['visitors'][number]>();
   const addresses = new Map<string, ClickBatch['addresses'][number]>();
-  const newest = new Map<string, { v: Visit; grace: string }[]>();
+  const newest = new Map<string, FoldedVisit[]>();
   for (const b of builders) {
-    for (const { v, sw, day, grace, n } of b.groups.values()) {
-      const add = (dimension: string, value: string) => {
-        const key = `${v.linkId}|${day}|${dimension}|${value}|${grace}`;
-        const row = rollups.get(key);
-        if (row) row.clicks += n;
-        else rollups.set(key, { link_id: v.linkId, account_id: v.accountId, day, dimension, value, grace_cycle: grace, clicks: n });
-      };
-      add('total', '');
-      add('country', v.country ?? '');
-      add('device', sw.device);
-      add('browser', sw.browser);
-      add('os', sw.os);
-      add('referrer', v.referrer ?? '');
-      add('hour', String(hourOf(v.atMs)));
-      // Only links with rules or variants record where a visit went (byDestination); the rest went to their url.
-      if (v.destination !== null) add('destination', v.destination);
+    for (const [kind, hidden] of [[b.tracked, false], [b.hidden, true]] as const) {
+      for (const [p, { n, firstAtMs }] of kind.tallies) {
+        const grace = hidden ? p.cycle : '';
+        const add = (dimension: string, value: string) => {
+          const key = `${p.linkId}|${p.day}|${dimension}|${value}|${grace}`;
+          const row = rollups.get(key);
+          if (row) row.clicks += n;
+          else rollups.set(key, { link_id: p.linkId, account_id: p.accountId, day: p.day, dimension, value, grace_cycle: grace, clicks: n });
+        };
+        add('total', '');
+        add('country', p.country ?? '');
+        add('device', p.sw.device);
+        add('browser', p.sw.browser);
+        add('os', p.sw.os);
+        add('referrer', p.referrer ?? '');
+        add('hour', String(p.hour));
+        // Only links with rules or variants record where a visit went (byDestination); the rest went to their url.
+        if (p.destination !== null) add('destination', p.destination);
+        const visitorKey = `${p.linkId}|${p.day}|${p.visitor}`;
+        if (!visitors.has(visitorKey)) visitors.set(visitorKey, { link_id: p.linkId, account_id: p.accountId, day: p.day, visitor: p.visitor, grace_cycle: grace });
+        if (p.address !== '') {
+          const addressKey = `${p.linkId}|${p.day}|${p.address}`;
+          const known = addresses.get(addressKey);
+          if (!known) addresses.set(addressKey, { link_id: p.linkId, day: p.day, address: p.address, at: new Date(firstAtMs).toISOString() });
+          else if (firstAtMs < Date.parse(known.at)) known.at = new Date(firstAtMs).toISOString();
+        }
+      }
+      // Visible and hidden records are kept apart.
+      for (const [linkId, visits] of kind.newest) {
+        const key = `${hidden ? 'g' : 'v'}${linkId}`;
+        newest.set(key, [...(newest.get(key) ?? []), ...visits]);
+      }
     }
-    for (const [key, row] of b.visitors) if (!visitors.has(key)) visitors.set(key, row);
-    for (const [key, row] of b.addresses) if (!addresses.has(key)) addresses.set(key, row);
     for (const [id, n] of b.linkClicks) batch.linkClicks.set(id, (batch.linkClicks.get(id) ?? 0) + n);
-    for (const [kind, records] of b.newest) newest.set(kind, [...(newest.get(kind) ?? []), ...records]);
   }
   batch.rollups = [...rollups.values()];
   batch.visitors = [...visitors.values()];
   batch.addresses = [...addresses.values()];
-  for (const records of newest.values()) {
-    for (const { v, grace } of records.slice(-KEPT_CLICKS_PER_LINK)) {
-      const sw = software(v.userAgent);
+  for (const [key, visits] of newest) {
+    for (const { profile: p, atMs } of visits.slice(-KEPT_CLICKS_PER_LINK)) {
       batch.clicks.push({
         id: nextId(),
-        link_id: v.linkId,
-        account_id: v.accountId,
-        at: new Date(v.atMs).toISOString(),
-        country: v.country,
-        region: v.region,
-        city: v.city,
-        browser: sw.browser,
-        os: sw.os,
-        device: sw.device,
-        referrer: v.referrer,
-        visitor: v.visitor,
-        grace_cycle: grace || null,
+        link_id: p.linkId,
+        account_id: p.accountId,
+        at: new Date(atMs).toISOString(),
+        country: p.country,
+        region: p.region,
+        city: p.city,
+        browser: p.sw.browser,
+        os: p.sw.os,
+        device: p.sw.device,
+        referrer: p.referrer,
+        visitor: p.visitor,
+        grace_cycle: key[0] === 'g' ? p.cycle : null,
       });
     }
   }
@@ -154,10 +158,10 @@ export async function buildClickBatch(
   for (let i = 0; i < visits.length; i++) {
     const pause = gently(i);
     if (pause) await pause;
-    const v = visits[i]!;
+    const v = foldedOf(visits[i]!);
     builder.count(v);
     const decision = decisions[i]!;
-    if (decision !== 'pause') builder.add(v, decision === 'grace' ? cycleOf(v.atMs) : '');
+    if (decision !== 'pause') builder.add(v, decision === 'grace');
   }
   return finishClickBatch([builder], batch, nextId);
 }

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBase62 } from '../ids.js';
 import type { Visit } from './visit.js';
+import type { FoldedVisit } from './visit-profile.js';
 
 export interface JournalPosition {
   segment: number;
@@ -25,9 +26,17 @@ function processAlive(pid: number): boolean {
 const SEPARATORS = /[\t\n\r]/;
 const clean = (text: string | null): string => (text === null ? '' : SEPARATORS.test(text) ? text.replace(/[\t\n\r]/g, ' ') : text);
 
-/** One visit per line, tab-separated: cheaper to write than JSON on the redirect path, and as easy to read. */
-function formatLine(v: Visit): string {
-  return `${v.linkId}\t${v.accountId}\t${v.atMs}\t${v.visitor}\t${clean(v.country)}\t${clean(v.region)}\t${clean(v.city)}\t${clean(v.userAgent)}\t${clean(v.referrer)}\t${v.counted ? 1 : 0}\t${clean(v.agent)}\t${v.address}\t${clean(v.destination)}\n`;
+/**
+ * One visit per line, tab-separated: cheaper to write than JSON on the redirect path, and as easy to read. A line is
+ * its profile's head, the moment and its profile's tail (one for each counted flag), made once per profile.
+ */
+export function lineOf({ profile: p, atMs, counted }: FoldedVisit): string {
+  if (p.line === undefined) {
+    const middle = `\t${p.visitor}\t${clean(p.country)}\t${clean(p.region)}\t${clean(p.city)}\t${clean(p.userAgent)}\t${clean(p.referrer)}\t`;
+    const end = `\t${clean(p.agent)}\t${p.address}\t${clean(p.destination)}\n`;
+    p.line = { head: `${p.linkId}\t${p.accountId}\t`, tails: [`${middle}0${end}`, `${middle}1${end}`] };
+  }
+  return p.line.head + atMs + p.line.tails[counted ? 1 : 0];
 }
 
 function parseLine(line: string): Visit | null {
@@ -174,11 +183,11 @@ export class ClickJournal {
   }
 
   /**
-   * Appends visits with one synchronous write() and returns the position after them. Redirects answer only
-   * after this returns, so an answered visit is in the operating system's hands even if the process is killed
-   * the next instant.
+   * Appends visits' lines (`lineOf`) with one synchronous write() and returns the position after them. Redirects
+   * answer only after this returns, so an answered visit is in the operating system's hands even if the process is
+   * killed the next instant.
    */
-  append(visits: readonly Visit[]): JournalPosition {
+  append(lines: string): JournalPosition {
     if (this.size >= SEGMENT_BYTES) {
       // Open the next segment before letting go of this one, so a failure leaves the journal writable.
       const next = this.openSegment(this.segment + 1);
@@ -187,9 +196,7 @@ export class ClickJournal {
       this.segment += 1;
       this.size = 0;
     }
-    let text = '';
-    for (const v of visits) text += formatLine(v);
-    const bytes = Buffer.from(text, 'utf8');
+    const bytes = Buffer.from(lines, 'utf8');
     let written = 0;
     try {
       while (written < bytes.length) written += fs.writeSync(this.fd, bytes, written);

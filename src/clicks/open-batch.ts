@@ -1,12 +1,11 @@
 import { limitsOf, type Plans } from '../plans.js';
 import type { DomainEvents } from '../events/bus.js';
-import { cycleOf, trackableAhead, type TrackedState } from '../usage/tracked-clicks.js';
+import { trackableAhead, type TrackedState } from '../usage/tracked-clicks.js';
 import { judgeAllowance } from './allowance.js';
 import { ClickBatchBuilder, emptyClickBatch, finishClickBatch, gently } from './click-batch.js';
-import { dayOf } from './day.js';
 import type { AccountClickState, ClickBatch } from './repository.js';
-import { software } from './user-agent.js';
 import type { Visit } from './visit.js';
+import { allowanceKey, foldedOf, type FoldedVisit } from './visit-profile.js';
 
 /** What the recorder learned of an account's allowance in a cycle when it last committed the account's clicks. */
 export interface KnownAllowance {
@@ -32,7 +31,7 @@ interface Part {
   limit: number;
   tracked: number;
   builder: ClickBatchBuilder;
-  judge: Visit[];
+  judge: FoldedVisit[];
 }
 
 /** What a closed batch writes, and what it teaches about each account's allowance once it is committed. */
@@ -41,11 +40,10 @@ export interface ClosedBatch {
   allowances: Map<string, KnownAllowance>;
 }
 
-export const allowanceKey = (accountId: string, cycle: string): string => `${accountId}|${cycle}`;
-
 /**
  * The visits of one flush interval, folded into what their commit writes as each is journaled: the redirect's
- * recording then costs a few map updates per visit, and a flush has nothing to build but the visits it must judge.
+ * recording then costs a few map updates per visit (by its profile, src/clicks/visit-profile.ts), and a flush has
+ * nothing to build but the visits it must judge.
  * A visit is judged against its account's tracked-click allowance in order (spec 3.3); most accounts are far from
  * their limit, and their visits are folded as tracked on the strength of what the last commit read, then checked at
  * the flush against the account's row, read afresh (docs/decisions.md, Clicks, says what happens in the rare case
@@ -66,28 +64,32 @@ export class OpenBatch {
     private readonly listening: () => boolean,
   ) {}
 
+  /** A visit read back (a journal being recovered, a test). */
   add(v: Visit): void {
+    this.fold(foldedOf(v));
+  }
+
+  /** A journaled visit: the redirect's recording, a few map updates. */
+  fold(v: FoldedVisit): void {
     this.size += 1;
-    if (v.agent !== null) {
+    const p = v.profile;
+    if (p.agent !== null) {
       // An agent's visit is only counted, by agent and day.
-      const day = dayOf(v.atMs);
-      const key = `${v.linkId}|${day}|${v.agent}`;
+      const key = `${p.linkId}|${p.day}|${p.agent}`;
       const row = this.agentClicks.get(key);
       if (row) row.clicks += 1;
-      else this.agentClicks.set(key, { link_id: v.linkId, account_id: v.accountId, day, agent: v.agent, clicks: 1 });
+      else this.agentClicks.set(key, { link_id: p.linkId, account_id: p.accountId, day: p.day, agent: p.agent, clicks: 1 });
       return;
     }
-    if (this.wantsEvent(v.accountId)) this.events.push(clickEvent(v));
+    if (this.wantsEvent(p.accountId)) this.events.push(clickEvent(v));
     if (this.listening()) this.heard.push(clickEvent(v));
     this.linkClicks.count(v);
-    const cycle = cycleOf(v.atMs);
-    const key = allowanceKey(v.accountId, cycle);
-    let part = this.parts.get(key);
-    if (!part) this.parts.set(key, (part = this.open(v, cycle, key)));
+    let part = this.parts.get(p.allowance);
+    if (!part) this.parts.set(p.allowance, (part = this.open(p.accountId, p.cycle, p.allowance)));
     if (part.mode === 'track') {
       if (part.tracked < part.limit) {
         part.tracked += 1;
-        part.builder.add(v, '');
+        part.builder.add(v, false);
         return;
       }
       part.mode = 'judge';
@@ -95,8 +97,8 @@ export class OpenBatch {
     part.judge.push(v);
   }
 
-  private open(v: Visit, cycle: string, key: string): Part {
-    const part: Part = { accountId: v.accountId, cycle, mode: 'judge', limit: 0, tracked: 0, builder: new ClickBatchBuilder(), judge: [] };
+  private open(accountId: string, cycle: string, key: string): Part {
+    const part: Part = { accountId, cycle, mode: 'judge', limit: 0, tracked: 0, builder: new ClickBatchBuilder(), judge: [] };
     const known = this.known(key);
     if (!known) return part;
     // Half of what was left: another instance may be using the same allowance meanwhile.
@@ -143,12 +145,13 @@ export class OpenBatch {
       let added = charged;
       let graceStartedAt: string | null = null;
       if (part.judge.length > 0) {
-        const { decisions, usage: judgedUsage } = judgeAllowance(part.judge, new Map([[part.cycle, [{ ...row, tracked_clicks: row.tracked_clicks + charged }]]]), plans);
+        const judging = part.judge.map(({ atMs }) => ({ accountId: part.accountId, atMs }));
+        const { decisions, usage: judgedUsage } = judgeAllowance(judging, new Map([[part.cycle, [{ ...row, tracked_clicks: row.tracked_clicks + charged }]]]), plans);
         for (let i = 0; i < part.judge.length; i++) {
           const pause = gently(step++);
           if (pause) await pause;
           const decision = decisions[i]!;
-          if (decision !== 'pause') judged.add(part.judge[i]!, decision === 'grace' ? part.cycle : '');
+          if (decision !== 'pause') judged.add(part.judge[i]!, decision === 'grace');
         }
         builders.push(judged);
         added += judgedUsage[0]?.tracked ?? 0;
@@ -172,12 +175,12 @@ export class OpenBatch {
   }
 }
 
-export const clickEvent = (v: Visit): DomainEvents['link.click'] => ({
-  linkId: v.linkId,
-  accountId: v.accountId,
-  at: new Date(v.atMs).toISOString(),
-  country: v.country,
-  device: software(v.userAgent).device,
-  referrer: v.referrer,
-  userAgent: v.userAgent,
+export const clickEvent = ({ profile: p, atMs }: FoldedVisit): DomainEvents['link.click'] => ({
+  linkId: p.linkId,
+  accountId: p.accountId,
+  at: new Date(atMs).toISOString(),
+  country: p.country,
+  device: p.sw.device,
+  referrer: p.referrer,
+  userAgent: p.userAgent,
 });

@@ -6,28 +6,15 @@ import type { Clock } from '../clock.js';
 import type { EventBus } from '../events/bus.js';
 import type { EventOutbox } from '../events/outbox.js';
 import type { GeoIp } from './geoip.js';
-import { ClickJournal, type JournalPosition } from './journal.js';
+import { ClickJournal, lineOf, type JournalPosition } from './journal.js';
 import type { AccountClickState, ClickBatch, ClicksRepository } from './repository.js';
-import { referrerHost } from './user-agent.js';
-import type { Visit } from './visit.js';
+import type { CapturedVisit, Visit } from './visit.js';
 import { RecurringFailure } from '../runtime/recurring-failure.js';
 import { LRUCache } from 'lru-cache';
 import { OpenBatch, type ClosedBatch, type KnownAllowance } from './open-batch.js';
 import { VisitorHasher } from './visitor-hash.js';
-
-/** What the redirect hands over for a counted visit. */
-export interface CapturedVisit {
-  linkId: string;
-  accountId: string;
-  ip: string;
-  userAgent: string;
-  referer: string | undefined;
-  counted: boolean;
-  /** The AI agent that followed the link; null (or absent) for a person. */
-  agent?: string | null;
-  /** Where the link's rules or A/B split sent the visitor; absent for a link without routing. */
-  destination?: string;
-}
+import type { FoldedVisit } from './visit-profile.js';
+import { VisitProfiles } from './visit-profiles.js';
 
 /** How long visits gather before one transaction commits them. */
 export const CLICK_FLUSH_MS = 100;
@@ -41,7 +28,7 @@ export const CLICK_FLUSH_MS = 100;
  */
 export class ClickRecorder {
   /** Visits of this event-loop turn, waiting for their journal write. */
-  private unjournaled: Visit[] = [];
+  private unjournaled: FoldedVisit[] = [];
   private journaled: { promise: Promise<void>; resolve: () => void } | null = null;
   /** Journaled visits, folded into what their commit writes. */
   private open: OpenBatch;
@@ -53,7 +40,7 @@ export class ClickRecorder {
   private scheduled = false;
   private flushing: Promise<void> = Promise.resolve();
   private sequence = 0;
-  private readonly visitors: VisitorHasher;
+  private readonly profiles: VisitProfiles;
   /** Whether the last commit failed (its visits wait for the next try). */
   private readonly commitFailures: RecurringFailure;
 
@@ -70,7 +57,7 @@ export class ClickRecorder {
     private readonly secret: string,
   ) {
     this.commitFailures = new RecurringFailure(log, 'committing clicks');
-    this.visitors = new VisitorHasher(secret);
+    this.profiles = new VisitProfiles(new VisitorHasher(secret), geo);
     this.open = this.newBatch(true);
   }
 
@@ -91,24 +78,7 @@ export class ClickRecorder {
    */
   record(captured: CapturedVisit): Promise<void> {
     const atMs = this.clock.now().getTime();
-    const agent = captured.agent ?? null;
-    // An agent's visit is only counted, by agent and day: no place, no visitor, no record of it.
-    const place = agent === null ? this.geo.lookup(captured.ip) : null;
-    this.unjournaled.push({
-      linkId: captured.linkId,
-      accountId: captured.accountId,
-      atMs,
-      visitor: agent === null ? this.visitors.of(captured.ip, captured.userAgent, atMs) : '',
-      address: agent === null ? this.visitors.address(captured.ip, atMs) : '',
-      destination: captured.destination ?? null,
-      country: place?.country ?? null,
-      region: place?.region ?? null,
-      city: place?.city ?? null,
-      userAgent: captured.userAgent,
-      referrer: agent === null ? this.visitors.referrer(captured.ip, referrerHost(captured.referer), atMs) : null,
-      counted: captured.counted,
-      agent,
-    });
+    this.unjournaled.push({ profile: this.profiles.of(captured, atMs), atMs, counted: captured.counted });
     if (this.journaled === null) {
       let resolve!: () => void;
       const promise = new Promise<void>((r) => (resolve = r));
@@ -124,13 +94,15 @@ export class ClickRecorder {
     this.unjournaled = [];
     this.journaled = null;
     try {
-      this.lastPosition = this.journal.append(visits);
+      let lines = '';
+      for (const v of visits) lines += lineOf(v);
+      this.lastPosition = this.journal.append(lines);
     } catch (error) {
       // The redirects still answer: a visitor is never refused over analytics. These clicks are committed
       // with the next batch as usual but would not survive a crash.
       this.log.error({ err: error, visits: visits.length }, 'could not write the click journal');
     }
-    for (const v of visits) this.open.add(v);
+    for (const v of visits) this.open.fold(v);
     resolve();
     if (!this.scheduled) {
       this.scheduled = true;

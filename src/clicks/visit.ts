@@ -27,3 +27,17 @@ export interface Visit {
    */
   agent: string | null;
 }
+
+/** What the redirect hands over for a counted visit. */
+export interface CapturedVisit {
+  linkId: string;
+  accountId: string;
+  ip: string;
+  userAgent: string;
+  referer: string | undefined;
+  counted: boolean;
+  /** The AI agent that followed the link; null (or absent) for a person. */
+  agent?: string | null;
+  /** Where the link's rules or A/B split sent the visitor; absent for a link without routing. */
+  destination?: string;
+}

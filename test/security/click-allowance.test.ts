@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { OpenBatch, allowanceKey } from '../../src/clicks/open-batch.js';
+import { OpenBatch } from '../../src/clicks/open-batch.js';
+import { allowanceKey } from '../../src/clicks/visit-profile.js';
 import { ClicksRepository } from '../../src/clicks/repository.js';
 import type { Visit } from '../../src/clicks/visit.js';
 import { limitsOf } from '../../src/plans.js';

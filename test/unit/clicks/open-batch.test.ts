@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { judgeAllowance } from '../../../src/clicks/allowance.js';
 import { buildClickBatch, emptyClickBatch } from '../../../src/clicks/click-batch.js';
-import { allowanceKey, OpenBatch, type KnownAllowance } from '../../../src/clicks/open-batch.js';
+import { OpenBatch, type KnownAllowance } from '../../../src/clicks/open-batch.js';
+import { allowanceKey } from '../../../src/clicks/visit-profile.js';
 import type { AccountClickState, ClickBatch } from '../../../src/clicks/repository.js';
 import type { Visit } from '../../../src/clicks/visit.js';
 import { DEFAULT_PLANS, limitsOf } from '../../../src/plans.js';
