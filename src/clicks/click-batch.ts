@@ -74,6 +74,14 @@ export class ClickBatchBuilder {
   }
 }
 
+/** A profile's keys in a batch (its rollup group, visitor and address of the day), made once per profile. */
+const keysOf = (p: VisitProfile): NonNullable<VisitProfile['keys']> =>
+  (p.keys ??= {
+    group: `${p.linkId}|${p.day}|${p.hour}|${p.country}|${p.sw.device}|${p.sw.browser}|${p.sw.os}|${p.referrer}|${p.destination}`,
+    visitor: `${p.linkId}|${p.day}|${p.visitor}`,
+    address: `${p.linkId}|${p.day}|${p.address}`,
+  });
+
 /**
  * Fills `batch` with what `builders` folded in, as if one builder had seen their visits in their order (the recorder
  * folds a batch's visits as they come and judges some at the flush, in a builder of their own): rollups, visitors,
@@ -85,31 +93,20 @@ export function finishClickBatch(builders: readonly ClickBatchBuilder[], batch: 
   const visitors = new Map<string, ClickBatch['visitors'][number]>();
   const addresses = new Map<string, ClickBatch['addresses'][number]>();
   const newest = new Map<string, FoldedVisit[]>();
+  // Visits that agree on every rolled-up dimension count as one group: a rollup costs one update per group.
+  const groups = [new Map<string, { p: VisitProfile; n: number }>(), new Map<string, { p: VisitProfile; n: number }>()];
   for (const b of builders) {
     for (const [kind, hidden] of [[b.tracked, false], [b.hidden, true]] as const) {
+      const grace = (p: VisitProfile) => (hidden ? p.cycle : '');
       for (const [p, { n, firstAtMs }] of kind.tallies) {
-        const grace = hidden ? p.cycle : '';
-        const add = (dimension: string, value: string) => {
-          const key = `${p.linkId}|${p.day}|${dimension}|${value}|${grace}`;
-          const row = rollups.get(key);
-          if (row) row.clicks += n;
-          else rollups.set(key, { link_id: p.linkId, account_id: p.accountId, day: p.day, dimension, value, grace_cycle: grace, clicks: n });
-        };
-        add('total', '');
-        add('country', p.country ?? '');
-        add('device', p.sw.device);
-        add('browser', p.sw.browser);
-        add('os', p.sw.os);
-        add('referrer', p.referrer ?? '');
-        add('hour', String(p.hour));
-        // Only links with rules or variants record where a visit went (byDestination); the rest went to their url.
-        if (p.destination !== null) add('destination', p.destination);
-        const visitorKey = `${p.linkId}|${p.day}|${p.visitor}`;
-        if (!visitors.has(visitorKey)) visitors.set(visitorKey, { link_id: p.linkId, account_id: p.accountId, day: p.day, visitor: p.visitor, grace_cycle: grace });
+        const keys = keysOf(p);
+        const group = groups[hidden ? 1 : 0]!.get(keys.group);
+        if (group) group.n += n;
+        else groups[hidden ? 1 : 0]!.set(keys.group, { p, n });
+        if (!visitors.has(keys.visitor)) visitors.set(keys.visitor, { link_id: p.linkId, account_id: p.accountId, day: p.day, visitor: p.visitor, grace_cycle: grace(p) });
         if (p.address !== '') {
-          const addressKey = `${p.linkId}|${p.day}|${p.address}`;
-          const known = addresses.get(addressKey);
-          if (!known) addresses.set(addressKey, { link_id: p.linkId, day: p.day, address: p.address, at: new Date(firstAtMs).toISOString() });
+          const known = addresses.get(keys.address);
+          if (!known) addresses.set(keys.address, { link_id: p.linkId, day: p.day, address: p.address, at: new Date(firstAtMs).toISOString() });
           else if (firstAtMs < Date.parse(known.at)) known.at = new Date(firstAtMs).toISOString();
         }
       }
@@ -120,6 +117,26 @@ export function finishClickBatch(builders: readonly ClickBatchBuilder[], batch: 
       }
     }
     for (const [id, n] of b.linkClicks) batch.linkClicks.set(id, (batch.linkClicks.get(id) ?? 0) + n);
+  }
+  for (const [index, byGroup] of groups.entries()) {
+    for (const { p, n } of byGroup.values()) {
+      const grace = index === 1 ? p.cycle : '';
+      const add = (dimension: string, value: string) => {
+        const key = `${p.linkId}|${p.day}|${dimension}|${value}|${grace}`;
+        const row = rollups.get(key);
+        if (row) row.clicks += n;
+        else rollups.set(key, { link_id: p.linkId, account_id: p.accountId, day: p.day, dimension, value, grace_cycle: grace, clicks: n });
+      };
+      add('total', '');
+      add('country', p.country ?? '');
+      add('device', p.sw.device);
+      add('browser', p.sw.browser);
+      add('os', p.sw.os);
+      add('referrer', p.referrer ?? '');
+      add('hour', String(p.hour));
+      // Only links with rules or variants record where a visit went (byDestination); the rest went to their url.
+      if (p.destination !== null) add('destination', p.destination);
+    }
   }
   batch.rollups = [...rollups.values()];
   batch.visitors = [...visitors.values()];

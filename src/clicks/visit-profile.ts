@@ -19,6 +19,8 @@ export interface VisitProfile extends Omit<Visit, 'atMs' | 'counted'> {
   allowance: string;
   /** The visit's journal line around its moment and counted flag, made when first journaled (src/clicks/journal.ts). */
   line?: { head: string; tails: readonly [string, string] };
+  /** Its keys in a batch, made when first committed (src/clicks/click-batch.ts). */
+  keys?: { group: string; visitor: string; address: string };
 }
 
 /** One visit as the recorder folds it: its profile and what is its own. */
