@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { ClickRecorder } from '../clicks/recorder.js';
+import type { CapturedVisit } from '../clicks/visit.js';
 import type { GeoIp } from '../clicks/geoip.js';
 import { software, visitorKind } from '../clicks/user-agent.js';
 import type { Platform } from '../web2app/app-targets.js';
@@ -159,6 +160,18 @@ const toCached = (link: Link, loadedAtMs: number, unsafe: string[] | null, click
 /** What a click records of where it went: the routed URL, for links with rules or variants only (byDestination). */
 const destinationOf = (link: CachedLink, routed: Routed): string | undefined => (link.routing === null ? undefined : routed.url);
 
+/** What the recorder is handed of a visit: only what it records (no spread of the visitor, on the hot path). */
+const captured = (link: CachedLink, visitor: Visitor, counted: boolean, agent: string | null, destination: string | undefined): CapturedVisit => ({
+  linkId: link.id,
+  accountId: link.accountId,
+  ip: visitor.ip,
+  userAgent: visitor.userAgent,
+  referer: visitor.referer,
+  counted,
+  agent,
+  destination,
+});
+
 const summaryOf = ({ id, accountId, code, namespace, slug, url, domain }: CachedLink) => ({ id, accountId, code, namespace, slug, url, domain });
 
 /** The hot path: one cached lookup, one click count, one answer. */
@@ -246,7 +259,7 @@ export class RedirectService {
     if (link.social !== null && !count && isPreviewBot(visitor.userAgent)) return { kind: 'social', preview: link.social };
     if (link.maxClicks === null) {
       const routed = this.routed(link, visitor);
-      if (count || agent !== null) await this.clicks.record({ ...visitor, linkId: link.id, accountId: link.accountId, counted: false, agent, destination: destinationOf(link, routed) });
+      if (count || agent !== null) await this.clicks.record(captured(link, visitor, false, agent, destinationOf(link, routed)));
       return count ? this.destination(link, visitor, routed) : { kind: 'redirect', url: routed.url };
     }
     return this.visitCapped(key, link, count, visitor);
@@ -279,7 +292,7 @@ export class RedirectService {
     const routed = link.routing === null ? null : route(link.routing, link.url, this.routingVisitor(link, visitor));
     // A rule or a variant decides where the visit goes; app targets are the default destination's.
     if (count && (routed === null || routed.reason === 'destination') && appTarget(link, visitor) !== undefined) return undefined;
-    const journaled = count || agent !== null ? this.clicks.record({ ...visitor, linkId: link.id, accountId: link.accountId, counted: false, agent, destination: routed?.url }) : null;
+    const journaled = count || agent !== null ? this.clicks.record(captured(link, visitor, false, agent, routed?.url)) : null;
     // A click id is minted for counted clicks of a CPA partner link; every other visit gets the link's own answer.
     const outcome =
       count && link.clickIdFor !== null
@@ -369,7 +382,7 @@ export class RedirectService {
       return { kind: 'limit_reached' };
     }
     const routed = this.routed(link, visitor);
-    await this.clicks.record({ ...visitor, linkId: link.id, accountId: link.accountId, counted: true, destination: destinationOf(link, routed) });
+    await this.clicks.record(captured(link, visitor, true, null, destinationOf(link, routed)));
     if (clicks >= link.maxClicks!) {
       link.exhausted = true;
       this.bus.emit('link.limit_reached', { link: summaryOf(link) });
