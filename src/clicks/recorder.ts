@@ -24,7 +24,8 @@ export const CLICK_FLUSH_MS = 100;
  * (one synchronous append) before the redirect answers, and folds it into the open batch (src/clicks/open-batch.ts);
  * every CLICK_FLUSH_MS the batch is closed (its accounts' tracked-click allowances read and checked) and committed
  * in one transaction together with the journal checkpoint. After a crash, the next start replays the journal past
- * its checkpoint. The raw IP is used for the place and the visitor hash here and never leaves this function.
+ * its checkpoint. The raw IP is used for the place and the visitor hash (src/clicks/visit-profiles.ts, which keeps it in
+ * memory for at most the hour) and never reaches the journal or the database.
  */
 export class ClickRecorder {
   /** Visits of this event-loop turn, waiting for their journal write. */
