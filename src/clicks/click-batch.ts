@@ -94,15 +94,16 @@ export function finishClickBatch(builders: readonly ClickBatchBuilder[], batch: 
   const addresses = new Map<string, ClickBatch['addresses'][number]>();
   const newest = new Map<string, FoldedVisit[]>();
   // Visits that agree on every rolled-up dimension count as one group: a rollup costs one update per group.
-  const groups = [new Map<string, { p: VisitProfile; n: number }>(), new Map<string, { p: VisitProfile; n: number }>()];
+  const groups = { tracked: new Map<string, { p: VisitProfile; n: number }>(), hidden: new Map<string, { p: VisitProfile; n: number }>() };
   for (const b of builders) {
     for (const [kind, hidden] of [[b.tracked, false], [b.hidden, true]] as const) {
       const grace = (p: VisitProfile) => (hidden ? p.cycle : '');
+      const byGroup = hidden ? groups.hidden : groups.tracked;
       for (const [p, { n, firstAtMs }] of kind.tallies) {
         const keys = keysOf(p);
-        const group = groups[hidden ? 1 : 0]!.get(keys.group);
+        const group = byGroup.get(keys.group);
         if (group) group.n += n;
-        else groups[hidden ? 1 : 0]!.set(keys.group, { p, n });
+        else byGroup.set(keys.group, { p, n });
         if (!visitors.has(keys.visitor)) visitors.set(keys.visitor, { link_id: p.linkId, account_id: p.accountId, day: p.day, visitor: p.visitor, grace_cycle: grace(p) });
         if (p.address !== '') {
           const known = addresses.get(keys.address);
@@ -118,9 +119,9 @@ export function finishClickBatch(builders: readonly ClickBatchBuilder[], batch: 
     }
     for (const [id, n] of b.linkClicks) batch.linkClicks.set(id, (batch.linkClicks.get(id) ?? 0) + n);
   }
-  for (const [index, byGroup] of groups.entries()) {
+  for (const [hidden, byGroup] of [[false, groups.tracked], [true, groups.hidden]] as const) {
     for (const { p, n } of byGroup.values()) {
-      const grace = index === 1 ? p.cycle : '';
+      const grace = hidden ? p.cycle : '';
       const add = (dimension: string, value: string) => {
         const key = `${p.linkId}|${p.day}|${dimension}|${value}|${grace}`;
         const row = rollups.get(key);
