@@ -7,6 +7,7 @@ import type { EventBus } from '../events/bus.js';
 import type { EventOutbox } from '../events/outbox.js';
 import type { GeoIp } from './geoip.js';
 import { ClickJournal, lineOf, type JournalPosition } from './journal.js';
+import { JournalWrite } from './journal-write.js';
 import type { AccountClickState, ClickBatch, ClicksRepository } from './repository.js';
 import type { CapturedVisit, Visit } from './visit.js';
 import { RecurringFailure } from '../runtime/recurring-failure.js';
@@ -30,7 +31,7 @@ export const CLICK_FLUSH_MS = 100;
 export class ClickRecorder {
   /** Visits of this event-loop turn, waiting for their journal write. */
   private unjournaled: FoldedVisit[] = [];
-  private journaled: { promise: Promise<void>; resolve: () => void } | null = null;
+  private journaled: JournalWrite | null = null;
   /** Journaled visits, folded into what their commit writes. */
   private open: OpenBatch;
   /** Batches closed to new visits and waiting for their commit, oldest first, each with its journal position. */
@@ -77,21 +78,19 @@ export class ClickRecorder {
    * the event loop share one journal write, made once the turn's I/O has been handled: a fraction of a write
    * per visit, and each answer waits less than one turn.
    */
-  record(captured: CapturedVisit): Promise<void> {
+  record(captured: CapturedVisit): JournalWrite {
     const atMs = this.clock.now().getTime();
     this.unjournaled.push({ profile: this.profiles.of(captured, atMs), atMs, counted: captured.counted });
     if (this.journaled === null) {
-      let resolve!: () => void;
-      const promise = new Promise<void>((r) => (resolve = r));
-      this.journaled = { promise, resolve };
+      this.journaled = new JournalWrite((error) => this.log.error({ err: error }, 'could not answer a redirect after its click was journaled'));
       setImmediate(this.writeJournal);
     }
-    return this.journaled.promise;
+    return this.journaled;
   }
 
   private readonly writeJournal = (): void => {
     const visits = this.unjournaled;
-    const { resolve } = this.journaled!;
+    const journaled = this.journaled!;
     this.unjournaled = [];
     this.journaled = null;
     try {
@@ -104,7 +103,7 @@ export class ClickRecorder {
       this.log.error({ err: error, visits: visits.length }, 'could not write the click journal');
     }
     for (const v of visits) this.open.fold(v);
-    resolve();
+    journaled.done();
     if (!this.scheduled) {
       this.scheduled = true;
       setTimeout(() => {
@@ -115,7 +114,7 @@ export class ClickRecorder {
 
   /** Resolves once every click recorded so far is committed (readers of counts and statistics wait for it). */
   async settle(): Promise<void> {
-    if (this.journaled) await this.journaled.promise;
+    if (this.journaled) await this.journaled;
     await this.flushing;
     if (this.open.size > 0 || this.queue.length > 0) {
       this.flushing = this.flushing.then(() => this.flush());

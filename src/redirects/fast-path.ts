@@ -80,7 +80,7 @@ export function fastRedirects(redirects: RedirectService, options: FastPathOptio
       if (decided === undefined || decided.outcome.kind !== 'redirect') return false;
       const location = decided.outcome.url;
       if (decided.journaled === null) answer(response, location);
-      else void decided.journaled.then(() => answer(response, location));
+      else decided.journaled.after(answer, response, location);
       return true;
     },
     /** From the start of a shutdown every request goes to Fastify, which answers 503 and records nothing more. */

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { ClickRecorder } from '../clicks/recorder.js';
 import type { CapturedVisit } from '../clicks/visit.js';
+import type { JournalWrite } from '../clicks/journal-write.js';
 import type { GeoIp } from '../clicks/geoip.js';
 import { software, visitorKind } from '../clicks/user-agent.js';
 import type { Platform } from '../web2app/app-targets.js';
@@ -76,7 +77,7 @@ const PLATFORMS_BY_OS: Record<string, Platform> = { iOS: 'ios', Android: 'androi
 /** A visit decided from the cache: its answer, and the journal write of its click to wait for before answering. */
 export interface Decided {
   outcome: RedirectOutcome;
-  journaled: Promise<void> | null;
+  journaled: JournalWrite | null;
 }
 
 const NOT_FOUND: RedirectOutcome = { kind: 'not_found' };
