@@ -102,8 +102,10 @@ export class ClickRecorder {
       // with the next batch as usual but would not survive a crash.
       this.log.error({ err: error, visits: visits.length }, 'could not write the click journal');
     }
-    for (const v of visits) this.open.fold(v);
+    // The redirects answer first: folding their visits into the batch is not theirs to wait for. Whoever awaits the
+    // write resumes in a microtask, after the fold.
     journaled.done();
+    for (const v of visits) this.open.fold(v);
     if (!this.scheduled) {
       this.scheduled = true;
       setTimeout(() => {
