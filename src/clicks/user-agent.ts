@@ -1,6 +1,7 @@
 import { createIsbotFromList, list } from 'isbot';
 import { UAParser } from 'ua-parser-js';
 import { agentOf } from './agents.js';
+import { memo } from '../runtime/memo.js';
 
 export type Device = 'desktop' | 'mobile' | 'tablet';
 
@@ -8,24 +9,6 @@ export interface Software {
   browser: string;
   os: string;
   device: Device;
-}
-
-/**
- * A memo for repeated inputs: the same browsers visit again and again, and parsing a User-Agent is not free. A
- * plain Map, on the redirect path where an LRU's bookkeeping cost more than the lookup; when full, the oldest
- * entry goes, so made-up user agents cannot grow it and the browsers in use come straight back.
- */
-function memo<T extends object | boolean>(compute: (key: string) => T, capacity = 5_000): (key: string) => T {
-  const cache = new Map<string, T>();
-  return (key) => {
-    let value = cache.get(key);
-    if (value === undefined) {
-      value = compute(key);
-      if (cache.size >= capacity) cache.delete(cache.keys().next().value!);
-      cache.set(key, value);
-    }
-    return value;
-  };
 }
 
 /**

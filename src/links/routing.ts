@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import ipaddr from 'ipaddr.js';
 import { sourceOf } from '../net/address-source.js';
+import { memo } from '../runtime/memo.js';
 import { AppError } from '../errors.js';
 import { StringEnum } from '../schema/shapes.js';
 import { checkOtherDestination } from './rules.js';
@@ -144,20 +145,12 @@ const DEVICE_TESTS: Record<DeviceName, (s: { os: string; device: string }) => bo
   chromeos: (s) => s.os === 'Chromium OS' || s.os === 'Chrome OS',
 };
 
-const HEADERS_REMEMBERED = 1_000;
 /** Parsed Accept-Language headers: browsers send a few dozen distinct ones, and parsing one cost more than all the rules. */
-const parsedLanguages = new Map<string, readonly string[]>();
+const parsedLanguages = memo((header: string): readonly string[] => Object.freeze(parseLanguages(header)), 1_000);
 
 /** The language tags of an Accept-Language header the visitor accepts (q > 0), lower case, best first. */
 export function acceptedLanguages(header: string | undefined): readonly string[] {
-  if (!header) return [];
-  let languages = parsedLanguages.get(header);
-  if (languages === undefined) {
-    // Made-up headers cannot grow it: past the bound it starts again.
-    if (parsedLanguages.size >= HEADERS_REMEMBERED) parsedLanguages.clear();
-    parsedLanguages.set(header, (languages = Object.freeze(parseLanguages(header))));
-  }
-  return languages;
+  return header ? parsedLanguages(header) : [];
 }
 
 function parseLanguages(header: string): string[] {
